@@ -1,0 +1,33 @@
+"""The engine's error classes (SPEC §3).
+
+``InvalidAction`` is syntax (not an action at all), ``IllegalAction`` is legality (a
+well-formed action that is not allowed now), ``InvalidPosition`` is a bad position
+dict.  All are ``ValueError`` so callers that only care about "bad input" catch one
+class.  Messages name the offending input and, where there is one, the position.
+"""
+
+from __future__ import annotations
+
+
+class TrumpsError(ValueError):
+    """Base class of every error the engine raises for bad input."""
+
+
+class InvalidAction(TrumpsError):
+    """The input is not an action at all (``"XX"``, ``"take 3"``, ``""``)."""
+
+
+class IllegalAction(TrumpsError):
+    """A well-formed action that the rules do not allow in this position."""
+
+
+class InvalidPosition(TrumpsError):
+    """A position dict (SPEC §4) that is malformed or contradicts itself."""
+
+
+class InvalidRules(TrumpsError):
+    """An unknown rule option or preset, or a value the option does not take."""
+
+
+class InvalidRecord(TrumpsError):
+    """A game record (SPEC §7) that is malformed or does not replay."""

@@ -1,0 +1,389 @@
+"""The one game interface both games implement, and what they share.
+
+Everything written against games — search, the server's table actor, the clients,
+the conformance tests, the benchmarks — uses ``Game`` (the public, checked surface
+with card strings) and, where speed matters, ``Core`` (the unchecked int-coded state
+behind it).  Games are pure: no I/O, clocks, logging or global random state.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from trumps.cards import action_str, parse_action
+from trumps.errors import IllegalAction, InvalidRules
+
+REASONS = ("out_of_cards", "draw_rule", "repetition", "max_plies", "target", "resigned", "timeout")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended (SPEC §5)."""
+
+    winners: list[int]
+    losers: list[int]
+    draw: bool
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+            "draw": self.draw,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Outcome:
+        """Parse the JSON form; raises ``ValueError`` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"outcome must be an object, not {data!r}")
+        keys = {"winners", "losers", "draw", "reason"}
+        if set(data) != keys:
+            raise ValueError(f"outcome must have exactly the keys {sorted(keys)}, got {sorted(data)}")
+        winners, losers, draw, reason = data["winners"], data["losers"], data["draw"], data["reason"]
+        for name, seats in (("winners", winners), ("losers", losers)):
+            if not isinstance(seats, list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in seats
+            ):
+                raise ValueError(f"outcome {name} must be a list of seats, not {seats!r}")
+        if not isinstance(draw, bool):
+            raise ValueError(f"outcome draw must be true or false, not {draw!r}")
+        if reason not in REASONS:
+            raise ValueError(f"outcome reason {reason!r} is not one of {', '.join(REASONS)}")
+        if draw and (winners or losers):
+            raise ValueError("a drawn outcome has no winners and no losers")
+        return cls(list(winners), list(losers), draw, reason)
+
+
+# ---------------------------------------------------------------------------------------
+# Rule options and presets (RULES.md names them; the engine offers exactly those names).
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its RULES.md name, default, the values it takes, and a summary."""
+
+    name: str
+    default: object
+    doc: str
+    choices: tuple[object, ...] = ()  # allowed values when the option is a choice
+    minimum: int | None = None  # for whole-number options
+    maximum: int | None = None
+
+    def check(self, value: object) -> object:
+        """The value if the option takes it; raises ``InvalidRules`` naming both."""
+        if self.choices:
+            for choice in self.choices:
+                if value == choice and type(value) is type(choice):
+                    return value
+            shown = ", ".join(repr(c) for c in self.choices)
+            raise InvalidRules(f"rule option {self.name!r} takes one of {shown}, not {value!r}")
+        if isinstance(self.default, bool):
+            if isinstance(value, bool):
+                return value
+            raise InvalidRules(f"rule option {self.name!r} takes true or false, not {value!r}")
+        if isinstance(self.default, int):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidRules(f"rule option {self.name!r} takes a whole number, not {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidRules(f"rule option {self.name!r} must be at least {self.minimum}, not {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidRules(f"rule option {self.name!r} must be at most {self.maximum}, not {value}")
+            return value
+        raise AssertionError(f"option {self.name} has an unsupported default")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of rule options (RULES.md §1.6, §2.7), maybe with a player count."""
+
+    name: str
+    doc: str
+    options: Mapping[str, object] = field(default_factory=dict)
+    players: int | None = None
+
+
+def resolve_rules(
+    game_id: str,
+    options: Mapping[str, Option],
+    presets: Mapping[str, Preset],
+    default_preset: str,
+    rules: str | Mapping[str, object] | None,
+) -> tuple[dict[str, object], int | None]:
+    """Every option's value for ``rules``, and the preset's player count if it has one.
+
+    ``rules`` is a preset name, a dict of options over the default preset (it may hold
+    ``"preset": NAME`` to start from another preset), or None for the default preset.
+    """
+    if rules is None:
+        rules = default_preset
+    if isinstance(rules, str):
+        rules = {"preset": rules}
+    if not isinstance(rules, Mapping):
+        raise InvalidRules(f"rules must be a preset name or a dict of options, not {rules!r}")
+    preset_name = rules.get("preset", default_preset)
+    if preset_name not in presets:
+        raise InvalidRules(
+            f"{game_id} has no rule preset {preset_name!r} (presets: {', '.join(presets)})"
+        )
+    preset = presets[str(preset_name)]
+    out = {name: opt.default for name, opt in options.items()}
+    out.update(preset.options)
+    for name, value in rules.items():
+        if name == "preset":
+            continue
+        if name not in options:
+            raise InvalidRules(
+                f"{game_id} has no rule option {name!r} (options: {', '.join(options)})"
+            )
+        out[name] = options[name].check(value)
+    return out, preset.players
+
+
+def rules_from_json(
+    game_id: str, options: Mapping[str, Option], presets: Mapping[str, Preset],
+    default_preset: str, rules: object,
+) -> dict[str, object]:
+    """The rules of a position dict: a full or partial options dict, or a preset name."""
+    if rules is not None and not isinstance(rules, (str, Mapping)):
+        raise InvalidRules(f"rules must be an object of options, not {rules!r}")
+    resolved, _ = resolve_rules(game_id, options, presets, default_preset, rules)
+    return resolved
+
+
+# ---------------------------------------------------------------------------------------
+# Chance (SPEC §4): every deal shuffles with a generator seeded from (seed, hand).
+
+
+def deal_rng(game_id: str, seed: int, hand: int) -> random.Random:
+    """The generator for hand number ``hand`` (1-based) of a game with ``seed``.
+
+    Seeding from a string hashes it with SHA-512, which is stable across platforms and
+    Python versions; ``below`` uses only ``getrandbits``, stable likewise.
+    """
+    return random.Random(f"trumps/{game_id}/{seed}/{hand}")
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform int in ``[0, n)`` from ``getrandbits`` by rejection (version-stable)."""
+    if n <= 1:
+        return 0
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffled(rng: random.Random, items: Sequence[int]) -> list[int]:
+    """A Fisher–Yates shuffled copy of ``items``."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = below(rng, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The interfaces.
+
+
+class Core(Protocol):
+    """The fast, unchecked, int-coded state behind a game, for search and benchmarks.
+
+    Moves are the action codes of ``trumps.cards``.  ``apply`` trusts its move (call it
+    only with one of ``legal_moves()``) and records what ``undo`` needs; ``step`` does the
+    same without recording (for rollouts on a copy).
+    """
+
+    def to_move(self) -> int:
+        """The seat to act, or -1 when the game is over."""
+        ...
+
+    def legal_moves(self) -> list[int]:
+        """Legal action codes, ascending."""
+        ...
+
+    def apply(self, m: int) -> None: ...
+
+    def step(self, m: int) -> None: ...
+
+    def undo(self) -> None: ...
+
+    def over(self) -> bool: ...
+
+
+G = TypeVar("G", bound="Game")
+
+
+class Game(ABC):
+    """A game of either kind, with the public API of SPEC §3.
+
+    Subclasses provide the rules; this class gives the checked, string-speaking surface
+    (``play``, ``undo``, ``legal_actions``) over the int-coded ``legal_codes``/``_apply``/
+    ``_undo`` of the subclass, and keeps ``history``: every action since the game was
+    made, which with ``(game, players, rules, seed)`` rebuilds it (SPEC §7).
+    """
+
+    game_id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    OPTIONS: ClassVar[Mapping[str, Option]]
+    PRESETS: ClassVar[Mapping[str, Preset]]
+    DEFAULT_PRESET: ClassVar[str]
+
+    history: list[str]
+    _forced: Outcome | None
+
+    def __init__(self) -> None:
+        self.history = []
+        self._forced = None
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def new(cls: type[G], *, players: int, rules: dict[str, object], seed: int, **kwargs: Any) -> G:
+        """A new game with resolved ``rules`` (every option present)."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls: type[G], data: Mapping[str, Any]) -> G:
+        """A game from a position dict (SPEC §4); raises ``InvalidPosition``."""
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def rules(self) -> dict[str, object]:
+        """Every rule option's value (a copy)."""
+
+    @property
+    @abstractmethod
+    def seed(self) -> int: ...
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return None if self._forced is not None else self._current_player()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; how it ended otherwise (SPEC §5)."""
+        return self._forced if self._forced is not None else self._outcome()
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def legal_codes(self) -> list[int]:
+        """Legal action codes, ascending; empty when the game is over."""
+        return [] if self._forced is not None else self._legal_codes()
+
+    @abstractmethod
+    def _current_player(self) -> int | None:
+        """The seat to act by the rules (ignoring a resignation)."""
+
+    @abstractmethod
+    def _outcome(self) -> Outcome | None:
+        """The outcome by the rules (ignoring a resignation)."""
+
+    @abstractmethod
+    def _legal_codes(self) -> list[int]:
+        """Legal action codes by the rules, ascending; empty when the game is over."""
+
+    @abstractmethod
+    def side_of(self, seat: int) -> list[int]:
+        """The seats that win or lose with ``seat`` (its team, or just itself)."""
+
+    @property
+    @abstractmethod
+    def core(self) -> Core:
+        """The fast state behind this game (shared, not a copy: do not mutate it)."""
+
+    @abstractmethod
+    def _apply(self, code: int) -> None:
+        """Apply a legal action code."""
+
+    @abstractmethod
+    def _undo(self) -> None:
+        """Take back the last ``_apply``."""
+
+    @abstractmethod
+    def clone(self: G) -> G:
+        """An independent copy (history included)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The full position (SPEC §4), hidden cards included."""
+
+    @abstractmethod
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know (SPEC §6)."""
+
+    # -- the checked public surface ----------------------------------------------------
+    def legal_actions(self) -> list[str]:
+        """Legal actions as canonical strings: cards in rank-then-suit order, then words."""
+        return [action_str(a) for a in self.legal_codes()]
+
+    def describe(self) -> str:
+        """A short name of the position for messages (no hidden information)."""
+        who = "over" if self.current_player is None else f"seat {self.current_player} to move"
+        return f"{self.game_id} after {len(self.history)} actions, {who}"
+
+    def play(self, action: str) -> None:
+        """Apply an action string; raises ``InvalidAction`` or ``IllegalAction`` and then
+        changes nothing."""
+        code = parse_action(action)
+        legal = self.legal_codes()
+        if code not in legal:
+            if self.outcome is not None:
+                raise IllegalAction(f"{action!r} is not legal: the game is over ({self.describe()})")
+            shown = ", ".join(action_str(a) for a in legal)
+            raise IllegalAction(f"{action!r} is not legal in {self.describe()}; legal: {shown}")
+        self._apply(code)
+        self.history.append(action_str(code))
+
+    def undo(self) -> None:
+        """Take back the last action (or a resignation); raises ``IllegalAction`` when
+        there is none."""
+        if self._forced is not None:
+            self._forced = None
+            return
+        if not self.history:
+            raise IllegalAction(f"nothing to undo in {self.describe()}")
+        self._undo()
+        self.history.pop()
+
+    def resign(self, seat: int, reason: str = "resigned") -> None:
+        """``seat`` resigns (or times out, with ``reason="timeout"``): the game ends at
+        once, ``seat``'s side losing and everyone else winning.  Not an action: it is not
+        in ``history``; a record keeps it in its outcome.  ``undo`` takes it back."""
+        if self.outcome is not None:
+            raise IllegalAction(f"seat {seat} cannot resign: the game is over ({self.describe()})")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} in {self.describe()}")
+        if reason not in ("resigned", "timeout"):
+            raise ValueError(f"a game ends early only by 'resigned' or 'timeout', not {reason!r}")
+        losers = sorted(self.side_of(seat))
+        winners = [s for s in range(self.players) if s not in losers]
+        self._forced = Outcome(winners, losers, False, reason)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return type(self) is type(other) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.describe()}>"
