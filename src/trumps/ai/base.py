@@ -1,0 +1,55 @@
+"""The bot interface every computer player implements.
+
+A bot decides from what a human in its seat would see — the seat's view (SPEC §6), the
+legal actions, a budget and a random generator — and nothing else: it never receives a
+``Game``.  Stronger bots (search, determinization) implement the same ``Bot.decide``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A bot's budget for one decision; None means "no limit of this kind"."""
+
+    time: float | None = None  # seconds of wall-clock time
+    iterations: int | None = None  # search iterations (playouts, samples…)
+    nodes: int | None = None  # search nodes
+
+
+@dataclass
+class Decision:
+    """A bot's chosen action, why, and optionally its estimate of each action's value."""
+
+    action: str
+    reasoning: str
+    values: dict[str, float] | None = None
+
+
+class Bot(ABC):
+    """A computer player for one game.
+
+    ``name`` is a display name and ``level`` the registry key (``random``, ``easy`` …).
+    ``decide`` must return one of ``legal`` (non-empty) and may use only its arguments;
+    with the same arguments and generator state it returns the same decision.
+    """
+
+    name: ClassVar[str]
+    level: ClassVar[str]
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+
+    @abstractmethod
+    def decide(
+        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
+    ) -> Decision:
+        """Choose one of ``legal`` for the seat whose ``view`` this is."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.level} for {self.game_id}>"

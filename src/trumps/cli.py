@@ -1,0 +1,195 @@
+"""The ``trumps`` command.
+
+``trumps play GAME``  play against the computer in the terminal
+``trumps rules [GAME]``  the rule options and presets of each game
+``trumps record check FILE``  replay a game record and report on it
+
+Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
+``serve``, ``connect``) attach to the same ``cli`` group.  Bad options are click usage
+errors (exit code 2), never tracebacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from trumps import __version__
+from trumps.ai import BOTS
+from trumps.errors import InvalidRecord
+from trumps.games import GAMES, Game, Outcome
+from trumps.records import loads
+from trumps.tui import PlayOptions
+from trumps.tui import run as run_play
+
+GAME_IDS = list(GAMES)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="trumps", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Svoi Kozyri and Twenty-Five: rules engines, bots and play."""
+
+
+# ---------------------------------------------------------------------------------------
+# play
+
+
+def players_for(game_id: str, players: int | None, preset: str) -> int:
+    """The player count ``trumps play`` uses; raises ``click.BadParameter``."""
+    cls = GAMES[game_id]
+    if players is None:
+        return cls.PRESETS[preset].players or cls.default_players
+    if not cls.min_players <= players <= cls.max_players:
+        raise click.BadParameter(
+            f"{game_id} is for {cls.min_players}–{cls.max_players} players, not {players}",
+            param_hint="'--players'",
+        )
+    return players
+
+
+@cli.command()
+@click.argument("game", type=click.Choice(GAME_IDS))
+@click.option("--players", "-n", type=int, help="Number of players (default: the game's).")
+@click.option("--rules", "preset", metavar="PRESET", help="A rule preset (see `trumps rules`).")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the deals (default: random).")
+@click.option(
+    "--opponent",
+    type=click.Choice(list(BOTS)),
+    default="easy",
+    show_default=True,
+    help="Level of the computer players.",
+)
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write the game record (JSON) to FILE at the end.",
+)
+def play(
+    *,
+    game: str,
+    players: int | None,
+    preset: str | None,
+    seed: int | None,
+    opponent: str,
+    seat: int,
+    save: Path | None,
+) -> None:
+    """Play GAME (kozyri or twentyfive) against the computer."""
+    cls = GAMES[game]
+    name = preset if preset is not None else cls.DEFAULT_PRESET
+    if name not in cls.PRESETS:
+        raise click.BadParameter(
+            f"{game} has no preset {name!r} (presets: {', '.join(cls.PRESETS)})",
+            param_hint="'--rules'",
+        )
+    n = players_for(game, players, name)
+    if seat >= n:
+        raise click.BadParameter(
+            f"seat must be 0–{n - 1} with {n} players, not {seat}", param_hint="'--seat'"
+        )
+    options = PlayOptions(game, n, name, seed, opponent, seat, save)
+    try:
+        code = run_play(options)
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted.")
+        code = 130
+    raise SystemExit(code)
+
+
+# ---------------------------------------------------------------------------------------
+# rules
+
+
+def describe_rules(cls: type[Game]) -> str:
+    """The options and presets of a game, as text."""
+    lines = [
+        f"{cls.title} ({cls.game_id}): {cls.min_players}–{cls.max_players} players, "
+        f"default {cls.default_players}",
+        "  Options:",
+    ]
+    for opt in cls.OPTIONS.values():
+        values = ""
+        if opt.choices:
+            values = " (" + " | ".join(_show(c) for c in opt.choices) + ")"
+        elif opt.minimum is not None or opt.maximum is not None:
+            lo = "" if opt.minimum is None else str(opt.minimum)
+            hi = "" if opt.maximum is None else str(opt.maximum)
+            values = f" ({lo}..{hi})"
+        lines.append(f"    {opt.name} = {_show(opt.default)}{values} — {opt.doc}")
+    lines.append("  Presets:")
+    for preset in cls.PRESETS.values():
+        mark = " (default)" if preset.name == cls.DEFAULT_PRESET else ""
+        settings = ", ".join(f"{k}={_show(v)}" for k, v in preset.options.items())
+        if preset.players:
+            settings = ", ".join(s for s in (settings, f"{preset.players} players") if s)
+        lines.append(
+            f"    {preset.name}{mark} — {preset.doc}" + (f" [{settings}]" if settings else "")
+        )
+    return "\n".join(lines)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+@cli.command()
+@click.argument("game", type=click.Choice(GAME_IDS), required=False)
+def rules(game: str | None) -> None:
+    """Show the rule options and presets of GAME (default: every game)."""
+    ids = [game] if game else GAME_IDS
+    click.echo("\n\n".join(describe_rules(GAMES[g]) for g in ids))
+
+
+# ---------------------------------------------------------------------------------------
+# record
+
+
+@cli.group()
+def record() -> None:
+    """Game records (JSON, SPEC §7)."""
+
+
+def outcome_words(outcome: Outcome | None) -> str:
+    """A short account of an outcome: ``seat 0 won, seat 1 lost (out_of_cards)``."""
+    if outcome is None:
+        return "not finished"
+    if outcome.draw:
+        return f"draw ({outcome.reason})"
+
+    def seats(s: Sequence[int]) -> str:
+        return ("seat " if len(s) == 1 else "seats ") + ", ".join(str(x) for x in s)
+
+    return f"{seats(outcome.winners)} won, {seats(outcome.losers)} lost ({outcome.reason})"
+
+
+@record.command("check")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def record_check(file: Path) -> None:
+    """Replay the record in FILE through the engine and report."""
+    try:
+        game = loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        click.echo(f"error: cannot read {file}: {e}", err=True)
+        raise SystemExit(1) from None
+    except InvalidRecord as e:
+        click.echo(f"error: {file}: {e}", err=True)
+        raise SystemExit(1) from None
+    click.echo(f"ok: {game.game_id}, {len(game.history)} actions, {outcome_words(game.outcome)}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``trumps`` console script."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="trumps")
+
+
+if __name__ == "__main__":
+    main()

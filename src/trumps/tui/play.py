@@ -1,0 +1,388 @@
+"""Play against the computer in the terminal: a plain line-based loop.
+
+The human sits at one seat, bots at the others.  At the human's turn the screen of
+``trumps.tui.render`` is printed (it ends with the ``Legal:`` line) and a line is read
+after a ``> `` prompt.  Colour comes from ``rich``, which leaves it out when the output
+is not a terminal or ``NO_COLOR`` is set.  End of input quits cleanly.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from trumps.ai import Bot, Limits, make_bot
+from trumps.ai.simple import hand_size, kozyri_pickup_count, kozyri_trump_of
+from trumps.cards import TAKE, action_str, card_str, parse_action, parse_card
+from trumps.errors import IllegalAction, InvalidAction
+from trumps.games import Game, new_game
+from trumps.records import dumps, record_of
+from trumps.tui.render import card_text, legal_line, render, seat_names, suit_text
+
+#: Reads one line after printing a prompt; None at end of input.
+ReadLine = Callable[[str], "str | None"]
+
+BOT_LIMITS = Limits(time=1.0)
+
+HELP_COMMON = """Commands:
+  a card      play it: TH, th, 10h or 10♥ (rank then suit; T or 10 is the ten)
+  undo        take back your last decision (and the computer's moves since)
+  help        this text
+  quit        leave the game (end of input, Ctrl-D, works too)"""
+
+HELP_KOZYRI = """  take        pick up from the pile (K11, K12)
+  trump S     choose your trump suit at the start (S H D C or ♠ ♥ ♦ ♣)
+
+Svoi Kozyri in brief: everyone has their own trump suit.  Facing the pile's top card
+you beat it — with a higher card of its suit, or with any card of YOUR trump suit if
+the top card is not of it — and then add a second card of your choice, which the next
+player must beat.  If you cannot beat, you pick up: 3 cards, or 5 if the top card is
+of your trump suit, or the whole pile if it is your trump ace.  Shed all your cards;
+the last player holding cards loses."""
+
+HELP_TWENTYFIVE = """  rob XX      take the turn-up into your hand, discarding XX (if you hold the trump ace)
+
+Twenty-Five in brief: five cards each, the turn-up's suit is trumps.  The 5 of trumps
+is the best card, then the J of trumps, then the A♥ (always a trump).  Follow a plain
+suit led with that suit or trump; the three top trumps may be withheld (reneged) when a
+lower trump is led.  Each trick scores 5; the first to the target wins at once."""
+
+
+@dataclass
+class PlayOptions:
+    """What ``trumps play`` was asked for."""
+
+    game_id: str
+    players: int | None = None
+    rules: str | None = None
+    seed: int | None = None
+    opponent: str = "easy"
+    seat: int = 0
+    save: Path | None = None
+
+
+def _input_line(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def make_console() -> Console:
+    """A console that never wraps lines and adds no automatic highlighting."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def run(
+    options: PlayOptions,
+    console: Console | None = None,
+    read_line: ReadLine | None = None,
+) -> int:
+    """Play games until the user stops; the process exit code (0)."""
+    console = console or make_console()
+    read = read_line or _input_line
+    seed = options.seed
+    while True:
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        game = new_game(options.game_id, players=options.players, rules=options.rules, seed=seed)
+        session = Session(game, options.seat, options.opponent, console, read)
+        finished = session.run()
+        if options.save is not None:
+            record = record_of(game, session.names)
+            options.save.write_text(dumps(record), encoding="utf-8")
+            console.print(Text(f"Saved the game record to {options.save}"))
+        if not finished:
+            return 0
+        answer = read("Play again? [y/N] ")
+        if answer is None or answer.strip().lower() not in ("y", "yes"):
+            return 0
+        seed += 1
+
+
+class Session:
+    """One game at the terminal: the human at ``human``, a bot of ``level`` elsewhere."""
+
+    def __init__(
+        self,
+        game: Game,
+        human: int,
+        level: str,
+        console: Console,
+        read: ReadLine,
+    ) -> None:
+        if not 0 <= human < game.players:
+            raise ValueError(f"seat {human} is not one of 0–{game.players - 1}")
+        self.game = game
+        self.human = human
+        self.console = console
+        self.read = read
+        self.names = seat_names(game.players, human)
+        self.bots: dict[int, Bot] = {
+            s: make_bot(level, game.game_id) for s in range(game.players) if s != human
+        }
+        self.rng = random.Random(f"trumps-tui/{game.game_id}/{game.seed}")
+        self.marks: list[int] = []  # len(history) before each of the human's decisions
+
+    # -- the loop ---------------------------------------------------------------------
+    def run(self) -> bool:
+        """Play to the end; False if the user quit first."""
+        g = self.game
+        self.say(
+            Text(
+                f"New game of {g.title}, seed {g.seed}. You are {self.names[self.human]}, "
+                f"seat {self.human}. Type help for the commands.",
+                style="bold",
+            )
+        )
+        while True:
+            outcome = g.outcome
+            if outcome is not None:
+                self.say(self.result_text())
+                return True
+            seat = g.current_player
+            assert seat is not None
+            if seat != self.human:
+                bot = self.bots[seat]
+                view = g.view(seat)
+                decision = bot.decide(view, g.legal_actions(), BOT_LIMITS, self.rng)
+                self.apply(seat, decision.action)
+                continue
+            if not self.human_turn():
+                return False
+
+    def human_turn(self) -> bool:
+        """Show the screen and read until the human acts; False to quit."""
+        g = self.game
+        self.say(Text(""))
+        self.say(render(g.view(self.human), g.legal_actions(), self.names))
+        while True:
+            line = self.read("> ")
+            if line is None:
+                self.say(Text("\nBye."))
+                return False
+            cmd = line.strip()
+            word = cmd.lower()
+            if not cmd:
+                continue
+            if word in ("quit", "exit", "q"):
+                self.say(Text("Bye."))
+                return False
+            if word in ("help", "?", "h"):
+                extra = HELP_KOZYRI if g.game_id == "kozyri" else HELP_TWENTYFIVE
+                self.say(Text(HELP_COMMON + "\n" + extra))
+                self.say(legal_line(g.legal_actions()))
+                continue
+            if word == "undo":
+                if self.undo():
+                    return True
+                continue
+            error = self.check(cmd)
+            if error:
+                self.say(Text(error, style="yellow"))
+                continue
+            self.marks.append(len(g.history))
+            self.apply(self.human, action_str(parse_action(cmd)))
+            return True
+
+    def check(self, cmd: str) -> str | None:
+        """None if ``cmd`` is a legal action now, else a one-line message."""
+        g = self.game
+        try:
+            code = parse_action(cmd)
+        except InvalidAction as e:
+            return f"{e}. Type help for the commands."
+        if code in g.legal_codes():
+            return None
+        shown = " ".join(g.legal_actions())
+        if code < 64:
+            hand = g.view(self.human)["hands"][self.human]
+            if card_str(code) not in hand:
+                return f"You do not hold {card_text(code).plain}. Legal: {shown}"
+        try:
+            g.clone().play(cmd)
+        except IllegalAction as e:
+            short = str(e).split(" in ")[0].split(";")[0]
+            return f"{short} now. Legal: {shown}"
+        return f"{cmd!r} is not legal now. Legal: {shown}"
+
+    def undo(self) -> bool:
+        """Take back the human's last decision and the bots' moves after it."""
+        g = self.game
+        if not self.marks:
+            self.say(Text("Nothing to undo.", style="yellow"))
+            return False
+        mark = self.marks.pop()
+        undone = len(g.history) - mark
+        while len(g.history) > mark:
+            g.undo()
+        others = undone - 1
+        extra = f" and {others} computer move{'s' if others != 1 else ''}" if others else ""
+        self.say(Text(f"Took back your last move{extra}."))
+        return True
+
+    # -- moves and their narration ------------------------------------------------------
+    def apply(self, seat: int, action: str) -> None:
+        g = self.game
+        before = g.view(self.human)
+        g.play(action)
+        after = g.view(self.human)
+        for line in self.narrate(seat, action, before, after):
+            self.say(line)
+
+    def narrate(
+        self, seat: int, action: str, before: dict[str, Any], after: dict[str, Any]
+    ) -> list[Text]:
+        """What everyone at the table saw happen (only public facts)."""
+        code = parse_action(action)
+        if self.game.game_id == "kozyri":
+            return self._narrate_kozyri(seat, code, before, after)
+        return self._narrate_twentyfive(seat, code, before, after)
+
+    def _narrate_kozyri(
+        self, seat: int, code: int, before: dict[str, Any], after: dict[str, Any]
+    ) -> list[Text]:
+        who = self.names[seat]
+        you = seat == self.human
+        out: list[Text] = []
+
+        def verb(v: str, vs: str) -> str:
+            return v if you else vs
+
+        if action_str(code).startswith("trump "):
+            suit = action_str(code).split()[1]
+            out.append(
+                Text(f"{who} {verb('choose', 'chooses')} ")
+                .append_text(suit_text(suit))
+                .append(" as trumps.")
+            )
+        elif code == TAKE:
+            pile = before["pile"]
+            n = kozyri_pickup_count(len(pile), parse_card(pile[-1]), kozyri_trump_of(before, seat))
+            out.append(Text(f"{who} {verb('take', 'takes')} {n} card{'s' if n != 1 else ''}."))
+        else:
+            if not before["pile"]:
+                what = f"{verb('lead', 'leads')} "
+            elif before.get("owes_second"):
+                what = f"{verb('add', 'adds')} "
+            else:
+                out.append(
+                    Text(f"{who} {verb('beat', 'beats')} ")
+                    .append_text(card_text(before["pile"][-1]))
+                    .append(" with ")
+                    .append_text(card_text(code))
+                    .append(".")
+                )
+                what = ""
+            if what:
+                out.append(Text(f"{who} {what}").append_text(card_text(code)).append("."))
+        if after.get("hand") == before.get("hand") and after.get("outcome") is None:
+            if hand_size(after, seat) == 0 and hand_size(before, seat) > 0:
+                out.append(Text(f"{who} {verb('are', 'is')} out of cards."))
+        elif after.get("hand") != before.get("hand"):
+            out.append(Text(f"Hand {before.get('hand', 1)} is over. New deal.", style="bold"))
+        return out
+
+    def _narrate_twentyfive(
+        self, seat: int, code: int, before: dict[str, Any], after: dict[str, Any]
+    ) -> list[Text]:
+        who = self.names[seat]
+        you = seat == self.human
+        out: list[Text] = []
+        if action_str(code).startswith("rob "):
+            t = Text(f"{who} {'rob' if you else 'robs'} the turn-up ")
+            t.append_text(card_text(before["turnup"]))
+            if you:
+                t.append(", discarding ").append_text(card_text(code - 128))
+            out.append(t.append("."))
+            return out
+        verb = ("lead" if you else "leads") if not before["trick"] else ("play" if you else "plays")
+        out.append(Text(f"{who} {verb} ").append_text(card_text(code)).append("."))
+        winner = _trick_winner(before, after, self.names)
+        if winner:
+            out.append(
+                Text(f"{winner} {'win' if winner == 'You' else 'wins'} the trick.", style="bold")
+            )
+        if after.get("hand") != before.get("hand") and after.get("outcome") is None:
+            scores = after.get("scores", [])
+            out.append(
+                Text(
+                    f"Hand {before.get('hand', 1)} is over (scores "
+                    f"{' '.join(str(s) for s in scores)}). New deal.",
+                    style="bold",
+                )
+            )
+        return out
+
+    def result_text(self) -> Text:
+        """The end of the game in words."""
+        g = self.game
+        o = g.outcome
+        assert o is not None
+        names = self.names
+        if o.draw:
+            return Text(f"Game over: a draw — {_REASONS.get(o.reason, o.reason)}.", style="bold")
+        won = self.human in o.winners
+        head = "You win!" if won else "You lose."
+        winners = _join([names[s] for s in o.winners])
+        losers = _join([names[s] for s in o.losers])
+        if g.game_id == "kozyri" and o.reason == "out_of_cards":
+            why = f"{losers} {'are' if losers == 'You' else 'is'} left holding cards"
+        elif o.reason == "target":
+            target = g.rules.get("target", 25)
+            why = f"{winners} reached {target} points"
+        elif o.reason in ("resigned", "timeout"):
+            why = f"{losers} {'resigned' if o.reason == 'resigned' else 'ran out of time'}"
+        else:
+            why = _REASONS.get(o.reason, o.reason)
+        return Text(
+            f"Game over: {head} {why[0].upper()}{why[1:]}. Winners: {winners}; losers: {losers}.",
+            style="bold",
+        )
+
+    def say(self, text: Text) -> None:
+        self.console.print(text)
+
+
+_REASONS = {
+    "draw_rule": "the last card left could beat the pile (K16 draw rule)",
+    "repetition": "the same position came up again and again (K17)",
+    "max_plies": "the move limit was reached (K17)",
+    "out_of_cards": "a player was left holding cards",
+    "target": "the target was reached",
+}
+
+
+def _join(items: Sequence[str]) -> str:
+    if not items:
+        return "nobody"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _trick_winner(before: dict[str, Any], after: dict[str, Any], names: Sequence[str]) -> str:
+    """Who took the trick that the last card completed, from two views ('' if none)."""
+    if after.get("hand") == before.get("hand") and after.get("outcome") is None:
+        if len(after.get("tricks", [])) > len(before.get("tricks", [])):
+            return names[int(after["tricks"][-1]["winner"])]
+        return ""
+    # The hand (or the game) ended with this card: whoever's score went up took it.
+    old, new = before.get("scores", []), after.get("scores", [])
+    gained = [i for i in range(min(len(old), len(new))) if new[i] > old[i]]
+    if not gained:
+        return ""
+    teams = after.get("teams")
+    if teams:
+        return "Team " + "+".join(names[int(s)] for s in teams[gained[0]])
+    return names[gained[0]]
+
+
+__all__ = ["PlayOptions", "Session", "make_console", "run"]

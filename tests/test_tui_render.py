@@ -1,0 +1,165 @@
+"""The terminal screen is a pure function of the human's view: what it shows and hides."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+
+from trumps import from_json, new_game
+from trumps.cards import card_pretty, parse_card
+from trumps.tui.render import hand_text, preset_name, render, render_plain, seat_names
+
+
+def red_at(text: Text, index: int) -> bool:
+    return any(s.start <= index < s.end and "red" in str(s.style) for s in text.spans)
+
+
+def test_seat_names() -> None:
+    assert seat_names(2, 0) == ["You", "Bot 1"]
+    assert seat_names(4, 2) == ["Bot 1", "Bot 2", "You", "Bot 3"]
+
+
+def test_kozyri_screen() -> None:
+    game = from_json(
+        {
+            "game": "kozyri",
+            "trumps": ["C", "D"],
+            "hands": [["8S", "QS", "6C", "AH"], ["9H", "TD"]],
+            "pile": ["7S", "9C", "JS"],
+            "to_move": 0,
+        }
+    )
+    legal = game.legal_actions()
+    text = render(game.view(0), legal, ["You", "Bot 1"])
+    plain = text.plain
+    lines = plain.splitlines()
+    assert "Svoi Kozyri · rules: seed · hand 1" in lines[0]
+    assert "Trumps: You ♣ · Bot 1 ♦" in plain
+    assert "Bot 1: 2 cards (known: 9♥ 10♦)" in plain  # 2 players: the hand is deducible (K19)
+    assert "Pile (3 cards, top last): 7♠ 9♣ [J♠]" in plain
+    assert "a pick-up now takes 3 cards" in plain  # K12: J♠ is not my trump
+    assert "Your hand (4): ♠ Q 8   ♥ A   ♣ 6 (trumps)" in plain
+    assert lines[-1] == "Legal: " + " ".join(legal) == "Legal: 6C QS"
+    assert red_at(text, plain.index("♥ A")) and red_at(text, plain.index("10♦"))
+    assert not red_at(text, plain.index("♠ Q"))
+    assert render_plain(game.view(0), legal, ["You", "Bot 1"]) == plain
+
+
+def test_kozyri_own_trump_pickup_count_and_second_card() -> None:
+    game = from_json(
+        {
+            "game": "kozyri",
+            "trumps": ["C", "D"],
+            "hands": [["6H", "8H"], ["9S", "7C"]],
+            "pile": ["6S", "7S", "8S", "9D", "TH", "JS", "QC"],
+            "to_move": 0,
+        }
+    )
+    plain = render_plain(game.view(0), game.legal_actions(), ["You", "Bot 1"])
+    assert "a pick-up now takes 5 cards" in plain  # K12: my own trump, not the ace
+    assert "Pile (7 cards, top last): … 7♠ 8♠ 9♦ 10♥ J♠ [Q♣]" in plain
+    assert plain.endswith("Legal: take")
+
+
+def test_kozyri_three_players_show_no_hidden_card() -> None:
+    game = new_game("kozyri", players=3, seed=5, trumps=["S", "H", "D"])
+    for _ in range(7):
+        game.play(game.legal_actions()[0])
+    seat = game.current_player
+    assert seat is not None
+    view = game.view(seat)
+    plain = render_plain(view, game.legal_actions(), seat_names(3, seat))
+    full = game.to_json()
+    public = set(view["pile"])
+    for s in range(3):
+        if s != seat:
+            public |= set(view["hands"][s]["known"])
+            hidden = [c for c in full["hands"][s] if c not in public]
+            assert hidden
+            for c in hidden:
+                assert card_pretty(parse_card(c)) not in plain, c
+    assert "Trumps: " in plain and "♠" in plain and "♥" in plain and "♦" in plain
+
+
+def test_kozyri_trump_choice_screen() -> None:
+    game = new_game("kozyri", players=2, seed=1)
+    seat = game.current_player
+    assert seat is not None
+    plain = render_plain(game.view(seat), game.legal_actions(), seat_names(2, seat))
+    assert "choose your trump suit" in plain
+    assert plain.splitlines()[-1].startswith("Legal: trump ")
+
+
+def test_twentyfive_screen() -> None:
+    game = from_json(
+        {
+            "game": "twentyfive",
+            "turnup": "9D",
+            "dealer": 2,
+            "hands": [["3C", "4C", "6C"], ["2C", "JD", "AH", "9S"], ["QH", "8H", "7H", "6H"]],
+            "tricks": [{"leader": 0, "cards": ["KS", "QS", "JS"], "winner": 0}],
+            "trick": ["KC"],
+            "leader": 0,
+            "to_move": 1,
+            "scores": [5, 0, 0],
+        }
+    )
+    names = seat_names(3, 1)
+    legal = game.legal_actions()
+    text = render(game.view(1), legal, names)
+    plain = text.plain
+    assert "Twenty-Five · rules: classic · hand 1" in plain
+    assert "Scores (first to 25): Bot 1 5 · You 0 · Bot 2 0" in plain
+    assert "Trumps: ♦ · turn-up 9♦" in plain
+    assert "Previous trick: Bot 1 won (Bot 1 K♠, You Q♠, Bot 2 J♠)" in plain
+    assert "Trick: Bot 1 K♣" in plain
+    assert "Your turn: play to K♣ led." in plain
+    assert "Your hand (4): ♠ 9   ♥ A   ♦ J (trumps)   ♣ 2" in plain
+    assert plain.splitlines()[-1] == "Legal: 2C JD AH"
+    for hidden in ("3♣", "4♣", "6♣", "Q♥", "8♥", "7♥", "6♥"):
+        assert hidden not in plain
+    assert red_at(text, plain.index("9♦"))
+
+
+def test_twentyfive_fresh_deal_shows_no_hidden_card() -> None:
+    for seed in range(5):
+        game = new_game("twentyfive", players=5, seed=seed)
+        seat = seed % 5
+        view = game.view(seat)
+        plain = render_plain(view, [], seat_names(5, seat))
+        full = game.to_json()
+        for s in range(5):
+            if s == seat:
+                continue
+            for c in full["hands"][s]:
+                if c != full["turnup"]:
+                    assert card_pretty(parse_card(c)) not in plain
+        for c in full.get("stock", []):
+            if c != full["turnup"]:
+                assert card_pretty(parse_card(c)) not in plain
+
+
+def test_twentyfive_teams_and_presets() -> None:
+    game = new_game("twentyfive", players=4, rules={"preset": "forty-five", "teams": 2}, seed=2)
+    view = game.view(0)
+    assert preset_name("twentyfive", view["rules"]) == "custom"
+    plain = render_plain(view, game.legal_actions(), seat_names(4, 0))
+    assert "Scores (first to 45): Team You+Bot 2 0 · Team Bot 1+Bot 3 0" in plain
+    assert preset_name("twentyfive", new_game("twentyfive", rules="forty-five").rules) == (
+        "forty-five"
+    )
+    assert preset_name("kozyri", new_game("kozyri", rules="pagat").rules) == "pagat"
+
+
+def test_hand_text_and_plain_console_output() -> None:
+    text = hand_text(["TH", "2S", "AS", "KD"], marked_suit=0)
+    assert text.plain == "♠ A 2 (trumps)   ♥ 10   ♦ K"
+    out = io.StringIO()
+    Console(file=out, highlight=False, soft_wrap=True).print(text)  # not a terminal
+    assert out.getvalue() == "♠ A 2 (trumps)   ♥ 10   ♦ K\n"
+    assert "\x1b" not in out.getvalue()
+    colour = io.StringIO()
+    Console(file=colour, force_terminal=True, color_system="standard").print(text)
+    assert "\x1b[" in colour.getvalue()
