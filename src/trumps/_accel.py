@@ -43,9 +43,9 @@ class _SourceFinder(MetaPathFinder):
 
 def install_pure_fallback() -> None:
     """Load the cores from source when ``TRUMPS_PURE`` is set (to anything but ``0``)."""
-    if os.environ.get("TRUMPS_PURE", "0") not in ("", "0"):
-        if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
-            sys.meta_path.insert(0, _SourceFinder())
+    wanted = os.environ.get("TRUMPS_PURE", "0") not in ("", "0")
+    if wanted and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())
 
 
 def compiled_modules() -> dict[str, bool]:

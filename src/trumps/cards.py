@@ -74,7 +74,10 @@ _SUIT_ALIASES: Final = {
     **{s: i for i, s in enumerate(SUITS)},
     **{s: i for i, s in enumerate(SUIT_SYMBOLS)},
     # Symbol variants: white suits and the emoji presentation selector is stripped below.
-    "♤": 0, "♡": 1, "♢": 2, "♧": 3,
+    "♤": 0,
+    "♡": 1,
+    "♢": 2,
+    "♧": 3,
 }
 
 

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from trumps.errors import TrumpsError
-from trumps.errors import InvalidRecord as InvalidRecord
+from trumps.errors import InvalidRecord, TrumpsError
 from trumps.games import GAMES, Game, Outcome, new_game
+
+__all__ = ["FORMAT", "InvalidRecord", "dumps", "loads", "record_of", "replay"]
 
 FORMAT = "trumps-record/1"
 _KEYS = {"format", "game", "rules", "seed", "players", "actions", "outcome", "started", "finished"}
@@ -40,7 +41,9 @@ def record_of(
     """
     names = list(players) if players is not None else [f"Seat {s}" for s in range(game.players)]
     if len(names) != game.players:
-        raise ValueError(f"a record of {game.players} seats needs {game.players} names, got {len(names)}")
+        raise ValueError(
+            f"a record of {game.players} seats needs {game.players} names, got {len(names)}"
+        )
     outcome = game.outcome
     return {
         "format": FORMAT,
@@ -64,10 +67,14 @@ def replay(record: object) -> Game:
     if missing or extra:
         raise InvalidRecord(
             "record keys do not match trumps-record/1: "
-            + "; ".join(part for part in (
-                f"missing {', '.join(missing)}" if missing else "",
-                f"unknown {', '.join(extra)}" if extra else "",
-            ) if part)
+            + "; ".join(
+                part
+                for part in (
+                    f"missing {', '.join(missing)}" if missing else "",
+                    f"unknown {', '.join(extra)}" if extra else "",
+                )
+                if part
+            )
         )
     if record["format"] != FORMAT:
         raise InvalidRecord(f"record format must be {FORMAT!r}, not {record['format']!r}")
@@ -85,7 +92,9 @@ def replay(record: object) -> Game:
         raise InvalidRecord(f"record rules must be an object of rule options, not {rules!r:.80}")
     for key in ("started", "finished"):
         if record[key] is not None and not isinstance(record[key], str):
-            raise InvalidRecord(f"record {key} must be an ISO 8601 time or null, not {record[key]!r}")
+            raise InvalidRecord(
+                f"record {key} must be an ISO 8601 time or null, not {record[key]!r}"
+            )
     try:
         game = new_game(str(game_id), players=len(players), rules=dict(rules), seed=record["seed"])
         if game.rules != dict(rules):
@@ -106,7 +115,9 @@ def replay(record: object) -> Game:
 def _check_outcome(game: Game, claimed: object) -> None:
     if claimed is None:
         if game.outcome is not None:
-            raise InvalidRecord(f"record outcome is null but the game ended: {game.outcome.to_json()}")
+            raise InvalidRecord(
+                f"record outcome is null but the game ended: {game.outcome.to_json()}"
+            )
         return
     try:
         outcome = Outcome.from_json(claimed)
@@ -122,7 +133,9 @@ def _check_outcome(game: Game, claimed: object) -> None:
             raise InvalidRecord(f"record outcome: {e}") from None
     if game.outcome != outcome:
         actual = None if game.outcome is None else game.outcome.to_json()
-        raise InvalidRecord(f"record outcome {claimed!r} does not match the replayed game's {actual!r}")
+        raise InvalidRecord(
+            f"record outcome {claimed!r} does not match the replayed game's {actual!r}"
+        )
 
 
 def dumps(record: Mapping[str, Any]) -> str:

@@ -49,8 +49,10 @@ def new_game(
     )
     if players is None:
         players = preset_players or cls.default_players
-    if not isinstance(players, int) or isinstance(players, bool) or not (
-        cls.min_players <= players <= cls.max_players
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not (cls.min_players <= players <= cls.max_players)
     ):
         raise InvalidRules(
             f"{cls.game_id} is for {cls.min_players}–{cls.max_players} players, not {players!r}"

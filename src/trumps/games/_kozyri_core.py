@@ -19,6 +19,7 @@ phase state is blank).
 
 from __future__ import annotations
 
+from random import Random
 from typing import Final
 
 from trumps.games.base import below, deal_rng, shuffled
@@ -214,6 +215,15 @@ class KozyriCore:
 
     def over(self) -> bool:
         return self.result != RUNNING
+
+    def playout(self, rng: Random) -> int:
+        """Play uniformly random legal moves (``step``) to the end; the number of moves."""
+        n = 0
+        while not self.over():
+            moves = self.legal_moves()
+            self.step(moves[int(rng.random() * len(moves))])
+            n += 1
+        return n
 
     def legal_moves(self) -> list[int]:
         p = self.tm

@@ -377,6 +377,15 @@ class TwentyFiveCore:
             return True
         return seat == self.dealer and self.turnup >> 2 == 12
 
+    def playout(self, rng: Random) -> int:
+        """Play uniformly random legal moves (``step``) to the end; the number of moves."""
+        n = 0
+        while not self.over():
+            moves = self.legal_moves()
+            self.step(moves[int(rng.random() * len(moves))])
+            n += 1
+        return n
+
     def legal_moves(self) -> list[int]:
         p = self.to_play
         out: list[int] = []

@@ -44,8 +44,15 @@ class Outcome:
             raise ValueError(f"outcome must be an object, not {data!r}")
         keys = {"winners", "losers", "draw", "reason"}
         if set(data) != keys:
-            raise ValueError(f"outcome must have exactly the keys {sorted(keys)}, got {sorted(data)}")
-        winners, losers, draw, reason = data["winners"], data["losers"], data["draw"], data["reason"]
+            raise ValueError(
+                f"outcome must have exactly the keys {sorted(keys)}, got {sorted(data)}"
+            )
+        winners, losers, draw, reason = (
+            data["winners"],
+            data["losers"],
+            data["draw"],
+            data["reason"],
+        )
         for name, seats in (("winners", winners), ("losers", losers)):
             if not isinstance(seats, list) or not all(
                 isinstance(s, int) and not isinstance(s, bool) for s in seats
@@ -91,9 +98,13 @@ class Option:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidRules(f"rule option {self.name!r} takes a whole number, not {value!r}")
             if self.minimum is not None and value < self.minimum:
-                raise InvalidRules(f"rule option {self.name!r} must be at least {self.minimum}, not {value}")
+                raise InvalidRules(
+                    f"rule option {self.name!r} must be at least {self.minimum}, not {value}"
+                )
             if self.maximum is not None and value > self.maximum:
-                raise InvalidRules(f"rule option {self.name!r} must be at most {self.maximum}, not {value}")
+                raise InvalidRules(
+                    f"rule option {self.name!r} must be at most {self.maximum}, not {value}"
+                )
             return value
         raise AssertionError(f"option {self.name} has an unsupported default")
 
@@ -146,8 +157,11 @@ def resolve_rules(
 
 
 def rules_from_json(
-    game_id: str, options: Mapping[str, Option], presets: Mapping[str, Preset],
-    default_preset: str, rules: object,
+    game_id: str,
+    options: Mapping[str, Option],
+    presets: Mapping[str, Preset],
+    default_preset: str,
+    rules: object,
 ) -> dict[str, object]:
     """The rules of a position dict: a full or partial options dict, or a preset name."""
     if rules is not None and not isinstance(rules, (str, Mapping)):
@@ -216,6 +230,10 @@ class Core(Protocol):
     def undo(self) -> None: ...
 
     def over(self) -> bool: ...
+
+    def playout(self, rng: random.Random) -> int:
+        """Uniformly random legal moves (``step``) to the end; returns how many."""
+        ...
 
 
 G = TypeVar("G", bound="Game")
@@ -347,7 +365,9 @@ class Game(ABC):
         legal = self.legal_codes()
         if code not in legal:
             if self.outcome is not None:
-                raise IllegalAction(f"{action!r} is not legal: the game is over ({self.describe()})")
+                raise IllegalAction(
+                    f"{action!r} is not legal: the game is over ({self.describe()})"
+                )
             shown = ", ".join(action_str(a) for a in legal)
             raise IllegalAction(f"{action!r} is not legal in {self.describe()}; legal: {shown}")
         self._apply(code)

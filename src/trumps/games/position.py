@@ -7,6 +7,7 @@ rather than silently ignored.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -26,23 +27,30 @@ class Reader:
             raise InvalidPosition(f"position 'game' must be {game_id!r}, not {data.get('game')!r}")
         unknown = sorted(set(data) - set(allowed) - {"game"})
         if unknown:
-            raise InvalidPosition(f"{game_id} position has unknown keys: {', '.join(map(repr, unknown))}")
+            raise InvalidPosition(
+                f"{game_id} position has unknown keys: {', '.join(map(repr, unknown))}"
+            )
 
     def fail(self, message: str) -> InvalidPosition:
         return InvalidPosition(f"{self.game_id} position: {message}")
 
-    def has(self, key: str) -> bool:
+    def has(self, key: str) -> builtins.bool:
         return key in self.data and self.data[key] is not None
 
     def raw(self, key: str, default: object = None) -> Any:
         return self.data.get(key, default)
 
-    def int(self, key: str, default: int | None = None, minimum: int | None = None,
-            maximum: int | None = None) -> int:
+    def int(
+        self,
+        key: str,
+        default: builtins.int | None = None,
+        minimum: builtins.int | None = None,
+        maximum: builtins.int | None = None,
+    ) -> builtins.int:
         value = self.data.get(key, default)
         if value is None and default is not None:
             value = default
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not isinstance(value, builtins.int) or isinstance(value, builtins.bool):
             raise self.fail(f"{key!r} must be a whole number, not {value!r}")
         if minimum is not None and value < minimum:
             raise self.fail(f"{key!r} must be at least {minimum}, not {value}")
@@ -50,19 +58,20 @@ class Reader:
             raise self.fail(f"{key!r} must be at most {maximum}, not {value}")
         return value
 
-    def optional_int(self, key: str, minimum: int | None = None,
-                     maximum: int | None = None) -> int | None:
+    def optional_int(
+        self, key: str, minimum: builtins.int | None = None, maximum: builtins.int | None = None
+    ) -> builtins.int | None:
         if self.data.get(key) is None:
             return None
         return self.int(key, minimum=minimum, maximum=maximum)
 
-    def bool(self, key: str, default: bool) -> bool:
+    def bool(self, key: str, default: builtins.bool) -> builtins.bool:
         value = self.data.get(key, default)
-        if not isinstance(value, bool):
+        if not isinstance(value, builtins.bool):
             raise self.fail(f"{key!r} must be true or false, not {value!r}")
         return value
 
-    def card(self, value: object, where: str) -> int:
+    def card(self, value: object, where: str) -> builtins.int:
         if not isinstance(value, str):
             raise self.fail(f"{where} must be a card code, not {value!r}")
         try:
@@ -70,7 +79,9 @@ class Reader:
         except InvalidAction as e:
             raise self.fail(f"{where}: {e}") from None
 
-    def cards(self, key: str, default: list[str] | None = None, value: object = None) -> list[int]:
+    def cards(
+        self, key: str, default: list[str] | None = None, value: object = None
+    ) -> list[builtins.int]:
         """A list of card codes under ``key`` (or the given ``value``)."""
         if value is None:
             value = self.data.get(key, default)
@@ -78,23 +89,34 @@ class Reader:
             raise self.fail(f"{key!r} must be a list of card codes, not {value!r:.80}")
         return [self.card(v, f"{key!r} item {i}") for i, v in enumerate(value)]
 
-    def seat_lists(self, key: str, players: int | None = None) -> list[list[int]]:
+    def seat_lists(self, key: str, players: builtins.int | None = None) -> list[list[builtins.int]]:
         """A list per seat of card lists (``hands``)."""
         value = self.data.get(key)
         if not isinstance(value, list) or not all(isinstance(h, list) for h in value):
-            raise self.fail(f"{key!r} must be a list with one list of cards per seat, not {value!r:.80}")
+            raise self.fail(
+                f"{key!r} must be a list with one list of cards per seat, not {value!r:.80}"
+            )
         if players is not None and len(value) != players:
             raise self.fail(f"{key!r} has {len(value)} seats, expected {players}")
         return [self.cards(f"{key}[{i}]", value=h) for i, h in enumerate(value)]
 
-    def seat(self, key: str, players: int, default: int | None = None,
-             nullable: bool = False) -> int | None:
+    def seat(
+        self,
+        key: str,
+        players: builtins.int,
+        default: builtins.int | None = None,
+        nullable: builtins.bool = False,
+    ) -> builtins.int | None:
         value = self.data.get(key, default)
         if value is None:
             if nullable:
                 return None
             raise self.fail(f"{key!r} must be a seat number 0..{players - 1}, not null")
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
+        if (
+            not isinstance(value, builtins.int)
+            or isinstance(value, builtins.bool)
+            or not 0 <= value < players
+        ):
             raise self.fail(f"{key!r} must be a seat number 0..{players - 1}, not {value!r}")
         return value
 

@@ -137,8 +137,8 @@ class Session:
         g = self.game
         self.say(
             Text(
-                f"New game of {g.title}, seed {g.seed}. You are {self.names[self.human]}, "
-                f"seat {self.human}. Type help for the commands.",
+                f"New game of {g.title}, seed {g.seed}. You sit at seat {self.human}. "
+                "Type help for the commands.",
                 style="bold",
             )
         )
