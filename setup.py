@@ -16,8 +16,6 @@ ext_modules: list = []
 if os.environ.get("TRUMPS_NO_MYPYC", "0") in ("", "0"):
     from mypyc.build import mypycify
 
-    ext_modules = mypycify(
-        [path for path in CORES if os.path.exists(path)], opt_level="3"
-    )
+    ext_modules = mypycify([path for path in CORES if os.path.exists(path)], opt_level="3")
 
 setup(ext_modules=ext_modules)

@@ -231,6 +231,10 @@ class Core(Protocol):
 
     def over(self) -> bool: ...
 
+    def copy(self) -> Core:
+        """An independent copy (its own undo stack)."""
+        ...
+
     def playout(self, rng: random.Random) -> int:
         """Uniformly random legal moves (``step``) to the end; returns how many."""
         ...
