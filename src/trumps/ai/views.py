@@ -107,8 +107,9 @@ def position_from_view(
                 known.append(list(h["known"]))
             else:
                 trump = view["trumps"][s]
-                six = f"6{trump}" if trump else None
-                known.append([six] if six in h and view["rules"]["sixes_to_owner"] else [])
+                six = f"6{trump}"
+                owned = trump is not None and six in h and view["rules"]["sixes_to_owner"]
+                known.append([six] if owned else [])
         position["known"] = known
     if view["game"] == "twentyfive":
         robbed = view.get("robbed")
