@@ -174,6 +174,25 @@ def test_help_explains_the_commands() -> None:
     finish(child)
 
 
+@pytest.mark.parametrize("game", ["kozyri", "twentyfive"])
+def test_hint_names_a_legal_move_and_the_game_goes_on(game: str) -> None:
+    child = spawn("play", game, "--seed", "4")
+    legal = wait_legal(child)
+    child.sendline("hint")
+    child.expect(r"Hint \((\w+)\): play (.+?)(?: — |\r\n)")
+    suggested = str(child.match.group(2))
+    words = legal.split()
+    actions = [
+        " ".join(words[i : i + 2]) if w in ("trump", "rob") else w for i, w in enumerate(words)
+    ]
+    assert suggested in actions
+    child.expect_exact("> ")
+    child.sendline(first_action(legal))
+    wait_legal(child)
+    child.sendline("quit")
+    finish(child)
+
+
 def test_quit_and_eof_exit_cleanly() -> None:
     child = spawn("play", "twentyfive", "--seed", "3")
     wait_legal(child)

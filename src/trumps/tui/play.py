@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from trumps.ai import Bot, Limits, make_bot
+from trumps.ai import BOTS, Bot, Limits, make_bot
 from trumps.ai.simple import hand_size, kozyri_pickup_count, kozyri_trump_of
 from trumps.cards import TAKE, action_str, card_str, parse_action, parse_card
 from trumps.errors import IllegalAction, InvalidAction
@@ -29,11 +29,13 @@ from trumps.tui.render import card_text, legal_line, render, seat_names, suit_te
 #: Reads one line after printing a prompt; None at end of input.
 ReadLine = Callable[[str], "str | None"]
 
-BOT_LIMITS = Limits(time=1.0)
+BOT_LIMITS = Limits()  # each level's default budget
+HINT_LEVELS = ("expert", "hard", "medium", "easy")
 
 HELP_COMMON = """Commands:
   a card      play it: TH, th, 10h or 10♥ (rank then suit; T or 10 is the ten)
   undo        take back your last decision (and the computer's moves since)
+  hint        what the strongest computer player would play here, and why
   help        this text
   quit        leave the game (end of input, Ctrl-D, works too)"""
 
@@ -184,6 +186,9 @@ class Session:
                 if self.undo():
                     return True
                 continue
+            if word == "hint":
+                self.say(self.hint())
+                continue
             error = self.check(cmd)
             if error:
                 self.say(Text(error, style="yellow"))
@@ -212,6 +217,18 @@ class Session:
             short = str(e).split(" in ")[0].split(";")[0]
             return f"{short} now. Legal: {shown}"
         return f"{cmd!r} is not legal now. Legal: {shown}"
+
+    def hint(self) -> Text:
+        """The strongest bot's choice for the human's seat, from the human's view only."""
+        g = self.game
+        level = next(lv for lv in HINT_LEVELS if lv in BOTS)
+        bot = make_bot(level, g.game_id)
+        rng = random.Random(f"hint/{g.seed}/{len(g.history)}")
+        decision = bot.decide(g.view(self.human), g.legal_actions(), Limits(), rng)
+        text = Text(f"Hint ({level}): play {decision.action}")
+        if decision.reasoning:
+            text.append(f" — {decision.reasoning}")
+        return text
 
     def undo(self) -> bool:
         """Take back the human's last decision and the bots' moves after it."""
