@@ -13,7 +13,10 @@ import trumps
 
 SRC = Path(trumps.__file__).parent
 
-LAYERS = ["cards", "errors", "games", "ai", "records", "store", "server", "web", "tui", "cli"]
+LAYERS = [
+    "cards", "errors", "games", "ai", "records", "arena", "store", "server", "web", "tui",
+    "commands", "cli",
+]  # fmt: skip
 # What each layer may import from trumps (besides itself).
 ALLOWED = {
     "cards": {"errors"},
@@ -21,10 +24,12 @@ ALLOWED = {
     "games": {"cards", "errors"},
     "ai": {"cards", "errors", "games"},
     "records": {"cards", "errors", "games"},
+    "arena": {"cards", "errors", "games", "ai", "records"},
     "store": {"cards", "errors", "games", "records"},
     "server": {"cards", "errors", "games", "ai", "records", "store"},
     "web": set(),
     "tui": {"cards", "errors", "games", "ai", "records"},
+    "commands": {"cards", "errors", "games", "ai", "records", "arena"},
     "cli": set(LAYERS) | {"_accel"},
 }
 # The engine may use only these standard-library modules: no I/O, clocks, logging, asyncio.

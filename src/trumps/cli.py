@@ -3,6 +3,7 @@
 ``trumps play GAME``  play against the computer in the terminal
 ``trumps rules [GAME]``  the rule options and presets of each game
 ``trumps record check FILE``  replay a game record and report on it
+``trumps arena …``  many seeded games between bots, with statistics and ratings
 
 Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
 ``serve``, ``connect``) attach to the same ``cli`` group.  Bad options are click usage
@@ -18,6 +19,7 @@ import click
 
 from trumps import __version__
 from trumps.ai import BOTS
+from trumps.commands.arena import arena
 from trumps.errors import InvalidRecord
 from trumps.games import GAMES, Game, Outcome
 from trumps.records import loads
@@ -184,6 +186,9 @@ def record_check(file: Path) -> None:
         click.echo(f"error: {file}: {e}", err=True)
         raise SystemExit(1) from None
     click.echo(f"ok: {game.game_id}, {len(game.history)} actions, {outcome_words(game.outcome)}")
+
+
+cli.add_command(arena)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,363 @@
+"""Matches between bots: the plan of seeded deals and seat rotations, and playing them.
+
+How ``--games N`` maps to deals
+-------------------------------
+A run has ``R`` *rotations* per deal, ``R`` = the number of seats ``P``.  Game number
+``g`` (0-based) is rotation ``g % R`` of deal ``g // R``; every rotation of a deal plays
+the same deal seed (the same cards and the same first dealer), so ``N`` games are
+``ceil(N / R)`` deals.  When ``N`` is a multiple of ``R`` every bot sits in every seat
+equally often on the same deals and the luck of the cards cancels; otherwise the last
+deal is played in only some rotations (``Plan.complete`` is False).
+
+* ``one-each`` (as many bots as seats): in rotation ``r`` bot ``i`` sits in seat
+  ``(i + r) % P`` (cyclic rotations: every bot takes every seat once per deal, the
+  order round the table is kept).  Two bots in a two-seat game: each deal twice, seats
+  swapped.
+* ``one-vs-many`` (two bots, more than two seats): in rotation ``r`` the first bot sits
+  in seat ``r`` and copies of the second take the others.
+
+Per game each bot gets one result, ``win`` / ``draw`` / ``loss``: in ``one-each`` that of
+its seat (a seat wins when the outcome lists it among the winners — with teams, when its
+side wins); in ``one-vs-many`` the first bot's seat decides and the field (the second
+bot's copies) gets the opposite result (a draw is a draw for both).
+
+Everything a game does follows from its spec: the deal seed, and each bot's generator
+seeded from ``(deal seed, rotation, seat)``.  So the results do not depend on how games
+are batched or on how many processes play them (except through ``--time-limit``, which
+makes search bots depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from trumps.ai import BOTS, Limits, make_bot
+from trumps.arena.executors import Executor
+from trumps.errors import IllegalAction, InvalidAction
+from trumps.games import GAMES, new_game
+
+__all__ = [
+    "ONE_EACH",
+    "ONE_VS_MANY",
+    "ArenaSetupError",
+    "Batch",
+    "BotFailure",
+    "GameSpec",
+    "Matchup",
+    "Plan",
+    "RunInfo",
+    "bot_results",
+    "choose_batch_size",
+    "deal_seed",
+    "make_matchup",
+    "plan_games",
+    "play_batch",
+    "play_game",
+    "run_games",
+]
+
+ONE_EACH = "one-each"
+ONE_VS_MANY = "one-vs-many"
+
+#: Seconds of play a batch (one task of an executor) should hold at least.
+TARGET_TASK_SECONDS = 1.0
+
+
+class ArenaSetupError(ValueError):
+    """Settings that cannot make a match; ``param`` names the command option at fault."""
+
+    def __init__(self, message: str, param: str) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+class BotFailure(RuntimeError):
+    """A bot returned an action that is not legal (a bug in the bot, not in the arena)."""
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """What is played: the game, its seats and rules, the bots and the time budget.
+
+    ``bots`` are unique display names (a level given twice becomes ``easy`` and
+    ``easy#2``); ``levels`` the registry level of each.  Picklable: it travels to workers.
+    """
+
+    game: str
+    players: int
+    rules: str
+    bots: tuple[str, ...]
+    levels: tuple[str, ...]
+    scheme: str
+    time_limit: float | None = None
+
+    @property
+    def rotations(self) -> int:
+        """Games per deal: every bot takes every seat position once."""
+        return self.players
+
+    def lineup(self, rotation: int) -> tuple[str, ...]:
+        """The bot name in each seat for ``rotation``."""
+        p = self.players
+        if self.scheme == ONE_VS_MANY:
+            return tuple(self.bots[0] if s == rotation else self.bots[1] for s in range(p))
+        seats = [""] * p
+        for i, name in enumerate(self.bots):
+            seats[(i + rotation) % p] = name
+        return tuple(seats)
+
+    def level_of(self, name: str) -> str:
+        return self.levels[self.bots.index(name)]
+
+
+def make_matchup(
+    game: str,
+    bots: Sequence[str],
+    players: int | None = None,
+    rules: str | None = None,
+    time_limit: float | None = None,
+) -> Matchup:
+    """Check the settings and build a ``Matchup``; raises ``ArenaSetupError``."""
+    if game not in GAMES:
+        raise ArenaSetupError(f"no game {game!r} (games: {', '.join(GAMES)})", "--game")
+    cls = GAMES[game]
+    preset = cls.DEFAULT_PRESET if rules is None else rules
+    if preset not in cls.PRESETS:
+        raise ArenaSetupError(
+            f"{game} has no rule preset {preset!r} (presets: {', '.join(cls.PRESETS)})",
+            "--rules",
+        )
+    if players is None:
+        players = cls.PRESETS[preset].players or cls.default_players
+    if not cls.min_players <= players <= cls.max_players:
+        raise ArenaSetupError(
+            f"{game} is for {cls.min_players}–{cls.max_players} players, not {players}",
+            "--players",
+        )
+    levels = [b.strip() for b in bots]
+    for level in levels:
+        if level not in BOTS:
+            raise ArenaSetupError(
+                f"no bot {level!r} (bots: {', '.join(BOTS)})" if level else "empty bot name",
+                "--bots",
+            )
+    if len(levels) == players:
+        scheme = ONE_EACH
+    elif len(levels) == 2:
+        scheme = ONE_VS_MANY
+    else:
+        raise ArenaSetupError(
+            f"{len(levels)} bot{'s' if len(levels) != 1 else ''} for {players} seats: give "
+            f"two (the first takes one seat, the second the others) or {players} (one seat each)",
+            "--bots",
+        )
+    names: list[str] = []
+    for level in levels:
+        k = sum(1 for n in levels[: len(names)] if n == level)
+        names.append(level if k == 0 else f"{level}#{k + 1}")
+    if time_limit is not None and not time_limit > 0:
+        raise ArenaSetupError(f"time limit must be positive, not {time_limit}", "--time-limit")
+    return Matchup(game, players, preset, tuple(names), tuple(levels), scheme, time_limit)
+
+
+def deal_seed(game: str, seed: int, deal: int) -> int:
+    """The engine seed of deal number ``deal`` of an arena run with ``seed`` (< 2**53)."""
+    digest = hashlib.sha256(f"trumps-arena/{game}/{seed}/{deal}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: its number, deal, rotation, engine seed and the bots per seat."""
+
+    index: int
+    deal: int
+    rotation: int
+    seed: int
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """All games of a run, in order."""
+
+    matchup: Matchup
+    seed: int
+    specs: tuple[GameSpec, ...]
+
+    @property
+    def deals(self) -> int:
+        return 0 if not self.specs else self.specs[-1].deal + 1
+
+    @property
+    def complete(self) -> bool:
+        """True when every deal is played in every rotation (luck cancels exactly)."""
+        return len(self.specs) % self.matchup.rotations == 0
+
+
+def plan_games(matchup: Matchup, games: int, seed: int) -> Plan:
+    """The first ``games`` games: rotation ``g % R`` of deal ``g // R``."""
+    if games < 1:
+        raise ArenaSetupError(f"the number of games must be at least 1, not {games}", "--games")
+    r = matchup.rotations
+    specs = tuple(
+        GameSpec(g, g // r, g % r, deal_seed(matchup.game, seed, g // r), matchup.lineup(g % r))
+        for g in range(games)
+    )
+    return Plan(matchup, seed, specs)
+
+
+# ---------------------------------------------------------------------------------------
+# Playing
+
+
+def bot_results(
+    matchup: Matchup, seats: Sequence[str], winners: Sequence[int], draw: bool
+) -> dict[str, str]:
+    """Each bot's result, ``win`` / ``draw`` / ``loss``, of a game (module docstring)."""
+    if draw:
+        return dict.fromkeys(matchup.bots, "draw")
+    if matchup.scheme == ONE_VS_MANY:
+        single = "win" if seats.index(matchup.bots[0]) in winners else "loss"
+        return {matchup.bots[0]: single, matchup.bots[1]: "loss" if single == "win" else "win"}
+    return {name: "win" if seats.index(name) in winners else "loss" for name in matchup.bots}
+
+
+def play_game(matchup: Matchup, spec: GameSpec) -> dict[str, Any]:
+    """Play one game; its row (JSON-ready).
+
+    Each bot decides from ``game.view(seat)`` and ``game.legal_actions()`` only, with
+    ``Limits(time=matchup.time_limit)`` and its own generator.  Every key but
+    ``seconds`` (wall-clock time per move) is a function of ``spec`` alone.
+    """
+    game = new_game(matchup.game, players=matchup.players, rules=matchup.rules, seed=spec.seed)
+    bots = [make_bot(matchup.level_of(name), matchup.game) for name in spec.seats]
+    rngs = [
+        random.Random(f"trumps-arena/{spec.seed}/{spec.rotation}/{s}")
+        for s in range(matchup.players)
+    ]
+    limits = Limits(time=matchup.time_limit)
+    moves = dict.fromkeys(matchup.bots, 0)
+    total = dict.fromkeys(matchup.bots, 0.0)
+    worst = dict.fromkeys(matchup.bots, 0.0)
+    while True:
+        seat = game.current_player
+        if seat is None:
+            break
+        view = game.view(seat)
+        legal = game.legal_actions()
+        start = time.perf_counter()
+        decision = bots[seat].decide(view, legal, limits, rngs[seat])
+        spent = time.perf_counter() - start
+        name = spec.seats[seat]
+        moves[name] += 1
+        total[name] += spent
+        worst[name] = max(worst[name], spent)
+        try:
+            game.play(decision.action)
+        except (IllegalAction, InvalidAction) as e:
+            raise BotFailure(
+                f"bot {name} (seat {seat}) in arena game {spec.index} (seed {spec.seed}) "
+                f"chose {decision.action!r}: {e}"
+            ) from None
+    outcome = game.outcome
+    assert outcome is not None
+    sides = sorted({tuple(sorted(game.side_of(s))) for s in range(matchup.players)})
+    return {
+        "game": spec.index,
+        "deal": spec.deal,
+        "rotation": spec.rotation,
+        "seed": spec.seed,
+        "seats": list(spec.seats),
+        "outcome": outcome.to_json(),
+        "actions": len(game.history),
+        "results": bot_results(matchup, spec.seats, outcome.winners, outcome.draw),
+        "sides": [list(side) for side in sides],
+        "moves": moves,
+        "seconds": {
+            name: {
+                "mean": total[name] / moves[name] if moves[name] else 0.0,
+                "max": worst[name],
+            }
+            for name in matchup.bots
+        },
+    }
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One executor task: several games of one matchup."""
+
+    matchup: Matchup
+    specs: tuple[GameSpec, ...]
+
+
+def play_batch(batch: Batch) -> list[dict[str, Any]]:
+    """Play the games of a batch in order (the function every executor runs)."""
+    return [play_game(batch.matchup, spec) for spec in batch.specs]
+
+
+def choose_batch_size(seconds_per_game: float, games: int, workers: int) -> int:
+    """Games per task: about ``TARGET_TASK_SECONDS`` of play, but at most an even share
+    of ``games`` per worker (so that every worker has work)."""
+    per_worker = max(1, math.ceil(games / max(1, workers)))
+    if seconds_per_game <= 0:
+        return per_worker
+    wanted = max(1, math.ceil(TARGET_TASK_SECONDS / seconds_per_game))
+    return min(wanted, per_worker)
+
+
+@dataclass
+class RunInfo:
+    """How a run went (wall-clock facts, not part of the results proper)."""
+
+    seconds: float = 0.0
+    batch_size: int = 0
+    tasks: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def run_games(
+    plan: Plan,
+    executor: Executor[Batch, list[dict[str, Any]]],
+    on_progress: Callable[[int], None] | None = None,
+    batch_size: int | None = None,
+    info: RunInfo | None = None,
+) -> list[dict[str, Any]]:
+    """Play every game of ``plan`` through ``executor``; the rows in game order.
+
+    Without ``batch_size`` the first game is played here to time it, and the rest go out
+    in batches of about ``TARGET_TASK_SECONDS`` each.  ``on_progress(n)`` is called
+    with the number of games just finished.
+    """
+    start = time.perf_counter()
+    specs = list(plan.specs)
+    rows: list[dict[str, Any]] = []
+    if batch_size is None:
+        t0 = time.perf_counter()
+        rows.extend(play_batch(Batch(plan.matchup, (specs[0],))))
+        pilot = time.perf_counter() - t0
+        specs = specs[1:]
+        if on_progress is not None:
+            on_progress(1)
+        batch_size = choose_batch_size(pilot, len(specs), executor.workers)
+    tasks = 0
+    for i in range(0, len(specs), batch_size):
+        executor.submit(Batch(plan.matchup, tuple(specs[i : i + batch_size])))
+        tasks += 1
+    for result in executor.results():
+        rows.extend(result)
+        if on_progress is not None:
+            on_progress(len(result))
+    rows.sort(key=lambda row: int(row["game"]))
+    if info is not None:
+        info.seconds = time.perf_counter() - start
+        info.batch_size = batch_size
+        info.tasks = tasks
+    return rows

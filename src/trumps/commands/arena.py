@@ -1,0 +1,147 @@
+"""``trumps arena``: many seeded games between bots, with statistics and ratings.
+
+The lead registers it in the ``trumps`` group (``cli.add_command(arena)``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from trumps.ai import BOTS
+from trumps.arena import (
+    EXECUTORS,
+    ArenaSetupError,
+    BotFailure,
+    ExecutorUnavailable,
+    RunInfo,
+    build_results,
+    default_jobs,
+    make_executor,
+    make_matchup,
+    plan_games,
+    play_batch,
+    print_table,
+    run_games,
+    write_csv,
+    write_json,
+    write_plot,
+)
+from trumps.games import GAMES
+
+_PATH = click.Path(dir_okay=False, writable=True, path_type=Path)
+
+
+@click.command("arena")
+@click.option("--game", required=True, type=click.Choice(list(GAMES)), help="The game to play.")
+@click.option(
+    "--bots",
+    required=True,
+    metavar="A,B[,C…]",
+    help=(
+        f"Bot levels ({', '.join(BOTS)}): one per seat, or two — the first takes one seat, "
+        "the second all the others."
+    ),
+)
+@click.option(
+    "--games",
+    "n_games",
+    required=True,
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Games in all. Each deal is played once per seat rotation (P for P seats): N/P deals.",
+)
+@click.option("--seed", required=True, type=click.IntRange(min=0), help="Seed of the deals.")
+@click.option("--players", "-n", type=int, help="Number of seats (default: the game's).")
+@click.option("--rules", "preset", metavar="PRESET", help="A rule preset (see `trumps rules`).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Worker processes (default: the CPU count).",
+)
+@click.option("--out", type=_PATH, metavar="FILE", help="Write the results as JSON to FILE.")
+@click.option("--csv", "csv_path", type=_PATH, metavar="FILE", help="Write one row per game.")
+@click.option("--plot", type=_PATH, metavar="FILE", help="Write a PNG plot of the win rates.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Each bot's time per move (default: the level's own budget).",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(list(EXECUTORS)),
+    default="process",
+    show_default=True,
+    help="Where games run; ray needs `pip install -e .[distributed]`.",
+)
+def arena(
+    *,
+    game: str,
+    bots: str,
+    n_games: int,
+    seed: int,
+    players: int | None,
+    preset: str | None,
+    jobs: int | None,
+    out: Path | None,
+    csv_path: Path | None,
+    plot: Path | None,
+    time_limit: float | None,
+    executor: str,
+) -> None:
+    """Play seeded games between bots and report win rates, intervals and ratings.
+
+    Every deal is played once per seat rotation, so each bot sits in each seat on the
+    same cards and the luck of the deal cancels.  Results do not depend on --jobs.
+    """
+    try:
+        matchup = make_matchup(game, bots.split(","), players, preset, time_limit)
+        plan = plan_games(matchup, n_games, seed)
+    except ArenaSetupError as e:
+        raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
+    workers = jobs if jobs is not None else default_jobs()
+    try:
+        pool = make_executor(executor, play_batch, workers)
+    except ExecutorUnavailable as e:
+        click.echo(f"error: {e}", err=True)
+        raise SystemExit(1) from None
+
+    err = Console(file=sys.stderr)
+    info = RunInfo()
+    progress = Progress(
+        TextColumn("[bold]arena[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not err.is_terminal,
+        transient=True,
+    )
+    try:
+        with pool, progress:
+            task = progress.add_task("games", total=len(plan.specs))
+            rows = run_games(plan, pool, on_progress=lambda n: progress.advance(task, n), info=info)
+    except BotFailure as e:
+        click.echo(f"error: {e}", err=True)
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted.", err=True)
+        raise SystemExit(130) from None
+
+    results = build_results(plan, rows, executor, workers, info)
+    print_table(results)
+    for path, write in ((out, write_json), (csv_path, write_csv), (plot, write_plot)):
+        if path is None:
+            continue
+        try:
+            write(results, path)
+        except OSError as e:
+            click.echo(f"error: cannot write {path}: {e}", err=True)
+            raise SystemExit(1) from None
+        click.echo(f"wrote {path}")
