@@ -25,7 +25,7 @@ def game_class(game_id: str) -> type[Game]:
     """The class of a game id; raises ``InvalidRules`` for an unknown one."""
     try:
         return GAMES[game_id]
-    except (KeyError, TypeError):
+    except (KeyError, TypeError):  # TypeError: an unhashable id
         raise InvalidRules(f"no game {game_id!r} (games: {', '.join(GAMES)})") from None
 
 
@@ -69,7 +69,7 @@ def from_json(data: Mapping[str, Any]) -> Game:
     if not isinstance(data, Mapping):
         raise InvalidPosition(f"a position must be an object, not {data!r:.80}")
     game = data.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise InvalidPosition(f"position 'game' must be one of {', '.join(GAMES)}, not {game!r}")
     try:
         return GAMES[str(game)].from_json(data)
