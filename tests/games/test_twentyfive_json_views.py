@@ -17,7 +17,8 @@ from trumps.cards import parse_card
 from trumps.errors import InvalidPosition
 from trumps.games.twentyfive import TwentyFive
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples" / "examples.json"
+# A copy of shared/examples/examples.json (the public examples of SPEC's formats).
+EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples.json"
 
 
 def load(**fields: Any) -> TwentyFive:
