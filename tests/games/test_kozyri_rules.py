@@ -645,6 +645,7 @@ def test_resign_and_undo() -> None:
 
 def test_cross_check_with_the_reference_rules() -> None:
     from reference import kozyri_ref as ref  # tests/reference, on the path under pytest
+
     for seed in range(30):
         players = 2 + seed % 3
         rules = {

@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 from trumps.ai.base import Bot, Decision, Limits
-from trumps.ai.simple import EasyBot, MediumBot, RandomBot
+from trumps.ai.heuristics_twentyfive import MediumBot
+from trumps.ai.simple import EasyBot, RandomBot
 from trumps.games import GAMES
 
 BOTS: dict[str, type[Bot]] = {

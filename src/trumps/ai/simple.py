@@ -62,13 +62,6 @@ class EasyBot(Bot):
         return Decision(rng.choice(legal), f"no rules of thumb for {self.game_id}: random")
 
 
-class MediumBot(EasyBot):
-    """For now the same player as ``easy``; stronger bots replace it later."""
-
-    name: ClassVar[str] = "Medium"
-    level: ClassVar[str] = "medium"
-
-
 def _cards_in(legal: list[str]) -> list[int]:
     return [parse_card(a) for a in legal if a != "take" and " " not in a]
 
