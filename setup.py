@@ -10,6 +10,7 @@ from setuptools import setup
 CORES = [
     "src/trumps/games/_kozyri_core.py",
     "src/trumps/games/_twentyfive_core.py",
+    "src/trumps/ai/_ismcts.py",
 ]
 
 ext_modules: list = []

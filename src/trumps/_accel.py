@@ -1,11 +1,11 @@
-"""Which engine modules are compiled with mypyc, and the pure-Python fallback switch.
+"""Which modules are compiled with mypyc, and the pure-Python fallback switch.
 
-``pip install -e .`` compiles the hot engine cores listed in ``COMPILED`` with mypyc
-(unless ``TRUMPS_NO_MYPYC=1`` at install time).  Python imports a compiled extension in
-preference to the ``.py`` beside it, so setting ``TRUMPS_PURE=1`` in the environment
-before ``trumps`` is first imported puts a finder in front that loads these modules
-from their source instead: the same code, interpreted.  The test suite runs the engine
-both ways.
+``pip install -e .`` compiles the hot modules listed in ``COMPILED`` (the engine cores
+and the search) with mypyc, unless ``TRUMPS_NO_MYPYC=1`` at install time.  Python
+imports a compiled extension in preference to the ``.py`` beside it, so setting
+``TRUMPS_PURE=1`` in the environment before ``trumps`` is first imported puts a finder
+in front that loads these modules from their source instead: the same code,
+interpreted.  The test suite runs the engine both ways.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from types import ModuleType
 COMPILED = (
     "trumps.games._kozyri_core",
     "trumps.games._twentyfive_core",
+    "trumps.ai._ismcts",
 )
 
 

@@ -1,0 +1,1 @@
+"""Speed and strength measurements: scripts that print their figures (not tests)."""

@@ -1,0 +1,288 @@
+"""Determinization: full deals consistent with a seat's view (SPEC §6), for search.
+
+``Determinizer(view)`` reads the view alone and precomputes what every consistent deal
+must respect:
+
+* the pool of unseen cards (``trumps.ai.views.unseen_cards``) and who must take how many
+  of them: each other seat its hand size less its publicly known cards, a secret robbing
+  discard (F10) and a secret joker discard (F17a) one card each, the Twenty-Five stock the
+  rest;
+* Twenty-Five inference from the tricks (F18): a seat that neither followed a plain suit
+  nor trumped holds no non-trump card of that suit (the A♥ is never a heart); a seat that
+  played a non-trump to a trump lead holds no trump but the privileged ones above the led
+  card (F14); the trump ace lies with a robber (or is its discard) and, under
+  ``rob = mandatory`` with no rob, not with a seat that has played;
+* one consistent deal found exactly (a bipartite matching), used as the base position
+  (``game_from_view``) and as the fallback of the sampler.
+
+``sample(rng)`` then gives a fresh engine ``Core`` holding a random consistent deal: a
+copy of the base core with the hidden cards overwritten (no JSON, no validation), which
+is what the compiled search does every iteration.  ``sample_hands`` and ``position`` give
+the same deal as cards and as a loadable position dict (tests, debugging).
+
+Nothing here reads anything but the view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from trumps.ai._ismcts import (
+    JOKER_DISCARD,
+    ROB_DISCARD,
+    STOCK,
+    Env,
+    KozyriEnv,
+    Sampler,
+    TwentyFiveEnv,
+)
+from trumps.ai.views import game_from_view, position_from_view, unseen_cards
+from trumps.cards import JOKER, card_str, mask_of, parse_card, parse_suit
+from trumps.games import Game
+from trumps.games._kozyri_core import KozyriCore
+from trumps.games._twentyfive_core import (
+    ABOVE,
+    ACE_OF_HEARTS,
+    PLAIN_MASKS,
+    TRUMP_MASKS,
+    TVAL,
+    TwentyFiveCore,
+)
+
+_SLOT_NAMES = {STOCK: "stock", ROB_DISCARD: "robbing discard", JOKER_DISCARD: "joker discard"}
+
+
+def _top_cards(trump: int, renege_cards: str) -> int:
+    """F14: the trumps that may be privileged (the joker with the top three, F2)."""
+    if renege_cards == "none":
+        return 0
+    five = 1 << (3 * 4 + trump)
+    if renege_cards == "five_only":
+        return five
+    return five | (1 << (9 * 4 + trump)) | (1 << ACE_OF_HEARTS) | (1 << JOKER)
+
+
+def _match(needs: list[int], allowed: list[int], cards: list[int]) -> list[int] | None:
+    """A mask per slot giving each slot ``needs[i]`` cards of ``allowed[i]`` and using
+    every card once (augmenting paths), or None when none exists."""
+    owner: dict[int, int] = {}
+    taken: list[list[int]] = [[] for _ in needs]
+
+    def augment(c: int, seen: set[int]) -> bool:
+        for i, mask in enumerate(allowed):
+            if not mask >> c & 1 or i in seen:
+                continue
+            seen.add(i)
+            if len(taken[i]) < needs[i]:
+                taken[i].append(c)
+                owner[c] = i
+                return True
+            for d in list(taken[i]):
+                taken[i].remove(d)
+                taken[i].append(c)
+                owner[c] = i
+                if augment(d, seen):
+                    return True
+                taken[i].remove(c)
+                taken[i].append(d)
+                owner[d] = i
+            # try the next slot
+        return False
+
+    for c in cards:
+        if not augment(c, set()):
+            return None
+    if any(len(t) != n for t, n in zip(taken, needs, strict=True)):
+        return None
+    return [mask_of(t) for t in taken]
+
+
+class Determinizer:
+    """Samples full deals consistent with ``view``; see the module docstring.
+
+    Attributes (read-only): ``targets`` — per slot, a seat or ``STOCK`` /
+    ``ROB_DISCARD`` / ``JOKER_DISCARD``; ``needs`` and ``allowed`` (card masks) per slot;
+    ``known`` — per seat, the cards it is publicly known to hold; ``pool`` — the unseen
+    cards; ``base`` — a ``Game`` loaded from one consistent deal.
+    """
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.view = view
+        self.game_id: str = str(view["game"])
+        self.seat: int = int(view["seat"])
+        self.players: int = len(view["hands"])
+        pool_cards = unseen_cards(view)
+        self.pool: int = mask_of(pool_cards)
+        self.known: list[int] = [0] * self.players
+        self.targets: list[int] = []
+        self.needs: list[int] = []
+        self.allowed: list[int] = []
+        for s, h in enumerate(view["hands"]):
+            if s == self.seat or not isinstance(h, Mapping):
+                continue
+            self.known[s] = mask_of(parse_card(c) for c in h["known"])
+            self.targets.append(s)
+            self.needs.append(int(h["count"]) - len(h["known"]))
+            self.allowed.append(self.pool)
+        if self.game_id == "twentyfive":
+            self._twentyfive_slots()
+        placed = sum(self.needs)
+        if placed != len(pool_cards):
+            raise ValueError(
+                f"the view does not add up: {len(pool_cards)} unseen cards for "
+                f"{placed} hidden places"
+            )
+        # Most constrained first: least slack between allowed cards and cards needed.
+        order = sorted(
+            range(len(self.targets)),
+            key=lambda i: (
+                (self.allowed[i] & self.pool).bit_count() - self.needs[i],
+                self.targets[i] == STOCK,
+                i,
+            ),
+        )
+        fallback = _match(self.needs, self.allowed, pool_cards)
+        if fallback is None:
+            raise ValueError("no deal is consistent with the view")
+        self.sampler = Sampler(list(self.needs), list(self.allowed), self.pool, order, fallback)
+        self.base: Game = self._load(fallback)
+        self._env: Env | None = None
+
+    # -- constraints --------------------------------------------------------------------
+    def _twentyfive_slots(self) -> None:
+        view = self.view
+        n = self.players
+        rules = view["rules"]
+        trump = None if view.get("trump") is None else parse_suit(view["trump"])
+        exclude = [0] * n  # per seat, cards it cannot hold now
+        played_seats: set[int] = set()
+        if trump is not None:
+            ranking = 1 if rules.get("ranking") == "as-written" else 0
+            tval = TVAL[ranking * 4 + trump]
+            trump_mask = TRUMP_MASKS[trump]
+            tops = _top_cards(trump, str(rules.get("renege_cards", "top3")))
+            always = rules.get("renege_limit") == "always"
+            tricks = [(int(t["leader"]), t["cards"]) for t in view.get("tricks", [])]
+            if view.get("trick"):
+                tricks.append((int(view["leader"]), view["trick"]))
+            for leader, cards in tricks:
+                codes = [parse_card(c) for c in cards]
+                lead = codes[0]
+                for j, c in enumerate(codes):
+                    s = (leader + j) % n
+                    played_seats.add(s)
+                    if j == 0 or tval[c]:
+                        continue
+                    if tval[lead]:
+                        # F14: a non-trump to a trump lead: only privileged trumps were held.
+                        priv = tops if always else tops & ABOVE[trump][lead]
+                        exclude[s] |= trump_mask & ~priv
+                    elif not PLAIN_MASKS[lead & 3] >> c & 1:
+                        exclude[s] |= PLAIN_MASKS[lead & 3] & ~trump_mask  # F13, F18
+            for s, suits in enumerate(view.get("voids") or []):
+                for suit in suits:
+                    exclude[s] |= PLAIN_MASKS[parse_suit(suit)] & ~trump_mask
+            ace = 48 + trump
+            robbed = view.get("robbed")
+            turnup = parse_card(view["turnup"])
+            stock_allowed = self.pool
+            if self.pool >> ace & 1 and turnup >> 2 != 12:
+                if robbed is not None:
+                    # F9: the robber held the trump ace (or discarded it).
+                    for s in range(n):
+                        if s != robbed["seat"]:
+                            exclude[s] |= 1 << ace
+                    stock_allowed &= ~(1 << ace)
+                elif rules.get("rob") == "mandatory":
+                    for s in played_seats:
+                        exclude[s] |= 1 << ace  # F10: it would have had to rob
+            for i, s in enumerate(self.targets):
+                self.allowed[i] = self.pool & ~exclude[s]
+            if robbed is not None and "discard" not in robbed:
+                self.targets.append(ROB_DISCARD)
+                self.needs.append(1)
+                self.allowed.append(self.pool)
+            dealer = int(view["dealer"])
+            if (
+                dealer != self.seat
+                and self.known[dealer] >> JOKER & 1
+                and view.get("joker_discard") is None
+            ):
+                # F17a: the dealer took the turned-up joker and put a card face down.
+                self.targets.append(JOKER_DISCARD)
+                self.needs.append(1)
+                self.allowed.append(self.pool & ~(1 << JOKER))
+        else:
+            stock_allowed = self.pool
+        self.targets.append(STOCK)
+        self.needs.append(self.pool.bit_count() - sum(self.needs))
+        self.allowed.append(stock_allowed)
+
+    # -- deals --------------------------------------------------------------------------
+    def _split(
+        self, masks: list[int]
+    ) -> tuple[dict[int, list[int]], int | None, int | None, list[int]]:
+        hands: dict[int, list[int]] = {}
+        robbed = joker = None
+        stock: list[int] = []
+        for t, m in zip(self.targets, masks, strict=True):
+            cards = [c for c in range(53) if m >> c & 1]
+            if t >= 0:
+                hands[t] = sorted(cards + [c for c in range(53) if self.known[t] >> c & 1])
+            elif t == ROB_DISCARD:
+                robbed = cards[0]
+            elif t == JOKER_DISCARD:
+                joker = cards[0]
+            else:
+                stock = cards
+        return hands, robbed, joker, stock
+
+    def _load(self, masks: list[int]) -> Game:
+        hands, robbed, joker, _ = self._split(masks)
+        return game_from_view(self.view, hands, robbed_discard=robbed, joker_discard=joker)
+
+    def sample_hands(
+        self, rng: random.Random
+    ) -> tuple[dict[int, list[int]], int | None, int | None]:
+        """A random consistent deal: (other seats' whole hands, a secret robbing discard,
+        a secret joker discard); the stock is every card placed nowhere else."""
+        hands, robbed, joker, _ = self._split(self.sampler.draw(rng))
+        return hands, robbed, joker
+
+    def position(self, rng: random.Random) -> dict[str, Any]:
+        """A random consistent deal as a loadable position dict (SPEC §4)."""
+        masks = self.sampler.draw(rng)
+        hands, robbed, joker, stock = self._split(masks)
+        pos = position_from_view(self.view, hands, robbed_discard=robbed, joker_discard=joker)
+        if self.game_id == "twentyfive":
+            pos["stock"] = [card_str(c) for c in stock]
+        return pos
+
+    def env(self) -> Env:
+        """The search episode over this view's determinizations (built once)."""
+        if self._env is None:
+            core = self.base.core
+            targets = list(self.targets)
+            if isinstance(core, TwentyFiveCore):
+                self._env = TwentyFiveEnv(core, self.seat, self.sampler, targets, self.known)
+            else:
+                assert isinstance(core, KozyriCore)
+                self._env = KozyriEnv(core, self.seat, self.sampler, targets, self.known)
+        return self._env
+
+    def sample(self, rng: random.Random) -> TwentyFiveCore | KozyriCore:
+        """A fresh, independent engine core holding a random consistent deal."""
+        env = self.env()
+        if isinstance(env, TwentyFiveEnv):
+            return env.deal(rng)
+        assert isinstance(env, KozyriEnv)
+        return env.deal(rng)
+
+    def describe_slots(self) -> str:
+        """The slots as text (debugging)."""
+        parts = []
+        for t, n in zip(self.targets, self.needs, strict=True):
+            parts.append(f"{_SLOT_NAMES.get(t, f'seat {t}')}: {n}")
+        return ", ".join(parts)

@@ -1,0 +1,121 @@
+"""Search bots for imperfect information: ``hard`` (ISMCTS, 0.2 s) and ``expert`` (PIMC, 1 s).
+
+Both play Twenty-Five at any size (teams play for the team: rewards are per side) and
+Svoi Kozyri with 3–4 players; they decide from the view alone, through a
+``Determinizer`` (``trumps.ai.determinize``) and the compiled search of
+``trumps.ai._ismcts``.  The Svoi Kozyri trump choice (K3, strategically neutral) and a
+single legal action are answered at once.  With two Svoi Kozyri players the game has
+perfect information (K19): these bots still work there (every determinization is the
+true deal) but an exact solver is the better player.
+
+Budgets: ``Limits`` as given; when all are None, the level's default time.  With an
+iteration or node limit and no time limit the decision is a pure function of the view,
+the legal actions and the generator's state.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, ClassVar
+
+from trumps.ai._ismcts import ISMCTS, PIMC
+from trumps.ai.base import Bot, Decision, Limits
+from trumps.ai.determinize import Determinizer
+from trumps.cards import action_str, parse_action
+
+
+class _SearchBot(Bot):
+    """Shared driver: limits, trivial decisions, the reasoning line and values."""
+
+    default_time: ClassVar[float]
+    #: ``ismcts`` or ``pimc``.
+    method: ClassVar[str]
+    #: UCB1 exploration constant (rewards are in [0, 1]).
+    explore: ClassVar[float] = 0.7
+
+    def decide(
+        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
+    ) -> Decision:
+        start = time.perf_counter()
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return Decision(legal[0], "the only legal action")
+        if legal[0].startswith("trump "):
+            return Decision(rng.choice(legal), "the trump choice is neutral (K3): any free suit")
+        seconds = limits.time
+        if limits.time is None and limits.iterations is None and limits.nodes is None:
+            seconds = self.default_time
+        iterations = limits.iterations or 0
+        nodes = limits.nodes or 0
+        det = Determinizer(view)
+        env = det.env()
+        budget = 0.0
+        if seconds is not None:
+            # What building the determinizer took, and a margin for the answer, come off
+            # the budget (at least one iteration always runs).
+            budget = max(seconds * 0.97 - (time.perf_counter() - start) - 0.002, 1e-6)
+        codes = [parse_action(a) for a in legal]
+        search: ISMCTS | PIMC
+        if self.method == "pimc":
+            search = PIMC(env, codes)
+        else:
+            search = ISMCTS(env, self.explore)
+        search.run(rng, iterations, nodes, budget)
+        stats = {m: (visits, mean) for m, visits, mean in search.stats()}
+        values = {a: stats[c][1] for a, c in zip(legal, codes, strict=True) if c in stats}
+        if self.method == "pimc":
+            best = max(codes, key=lambda c: (stats.get(c, (0, -1.0))[1], -c))
+        else:
+            best = max(codes, key=lambda c: (stats.get(c, (0, 0.0)), -c))
+        action = action_str(best)
+        visits, mean = stats.get(best, (0, 0.0))
+        if self.method == "pimc":
+            reasoning = (
+                f"PIMC {search.iterations:,} determinizations ({search.nodes:,} rollouts); "
+                f"{action} scores {mean:.0%}"
+            )
+        else:
+            reasoning = (
+                f"ISMCTS {search.iterations:,} iterations, {search.nodes:,} nodes; "
+                f"{action} scores {mean:.0%} ({visits:,} visits)"
+            )
+        return Decision(action, reasoning, values)
+
+
+class ISMCTSHardBot(_SearchBot):
+    """Information-set MCTS with a 0.2 s default budget."""
+
+    name: ClassVar[str] = "Hard"
+    level: ClassVar[str] = "hard"
+    default_time: ClassVar[float] = 0.2
+    method: ClassVar[str] = "ismcts"
+
+
+class ISMCTSExpertBot(_SearchBot):
+    """The stronger of the two searches, with a 1 s default budget.
+
+    Measured (4-player Twenty-Five, one search seat against three ``easy`` bots, the same
+    seeded deals, equal rollouts per decision): PIMC won 121 of 300 games (40%), ISMCTS
+    147 of 400 (37%) — not a significant difference, but PIMC is ahead, so ``expert``
+    uses it.
+    """
+
+    name: ClassVar[str] = "Expert"
+    level: ClassVar[str] = "expert"
+    default_time: ClassVar[float] = 1.0
+    method: ClassVar[str] = "pimc"
+
+
+class PIMCBot(_SearchBot):
+    """Perfect-information Monte Carlo (flat, paired over determinizations); not
+    registered as a level — kept for comparison."""
+
+    name: ClassVar[str] = "PIMC"
+    level: ClassVar[str] = "pimc"
+    default_time: ClassVar[float] = 1.0
+    method: ClassVar[str] = "pimc"
+
+
+__all__ = ["ISMCTSExpertBot", "ISMCTSHardBot", "PIMCBot"]
