@@ -11,6 +11,7 @@ CORES = [
     "src/trumps/games/_kozyri_core.py",
     "src/trumps/games/_twentyfive_core.py",
     "src/trumps/ai/_ismcts.py",
+    "src/trumps/ai/_kozyri_search.py",
 ]
 
 ext_modules: list = []

@@ -22,6 +22,7 @@ COMPILED = (
     "trumps.games._kozyri_core",
     "trumps.games._twentyfive_core",
     "trumps.ai._ismcts",
+    "trumps.ai._kozyri_search",
 )
 
 

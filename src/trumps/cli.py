@@ -4,6 +4,7 @@
 ``trumps rules [GAME]``  the rule options and presets of each game
 ``trumps record check FILE``  replay a game record and report on it
 ``trumps arena …``  many seeded games between bots, with statistics and ratings
+``trumps solve POSITION.json``  the exact value and a best move of a 2-player duel position
 
 Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
 ``serve``, ``connect``) attach to the same ``cli`` group.  Bad options are click usage
@@ -20,6 +21,7 @@ import click
 from trumps import __version__
 from trumps.ai import BOTS
 from trumps.commands.arena import arena
+from trumps.commands.solve import solve
 from trumps.errors import InvalidRecord
 from trumps.games import GAMES, Game, Outcome
 from trumps.records import loads
@@ -60,7 +62,7 @@ def players_for(game_id: str, players: int | None, preset: str) -> int:
 @click.option(
     "--opponent",
     type=click.Choice(list(BOTS)),
-    default="easy",
+    default="medium",
     show_default=True,
     help="Level of the computer players.",
 )
@@ -189,6 +191,7 @@ def record_check(file: Path) -> None:
 
 
 cli.add_command(arena)
+cli.add_command(solve)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from trumps.ai.base import Bot, Decision, Limits
 from trumps.ai.heuristics_twentyfive import MediumBot
+from trumps.ai.levels import ExpertBot, HardBot
 from trumps.ai.simple import EasyBot, RandomBot
 from trumps.games import GAMES
 
@@ -14,6 +15,8 @@ BOTS: dict[str, type[Bot]] = {
     RandomBot.level: RandomBot,
     EasyBot.level: EasyBot,
     MediumBot.level: MediumBot,
+    HardBot.level: HardBot,
+    ExpertBot.level: ExpertBot,
 }
 
 

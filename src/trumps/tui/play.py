@@ -65,7 +65,7 @@ class PlayOptions:
     players: int | None = None
     rules: str | None = None
     seed: int | None = None
-    opponent: str = "easy"
+    opponent: str = "medium"
     seat: int = 0
     save: Path | None = None
 

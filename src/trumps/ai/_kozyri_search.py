@@ -1,0 +1,474 @@
+"""Exact alpha-beta search for the two-player Svoi Kozyri duel (compiled with mypyc).
+
+After the deal the duel has perfect information (K19), so a position is solved by
+negamax alpha-beta (principal-variation search) over the engine's fast ``KozyriCore``
+with ``apply``/``undo``.  Scores are from the side to move: a win is ``WIN - plies``
+(faster wins score higher, slower losses less badly), a draw 0, and a position cut off
+at the search horizon gets a heuristic ``evaluate`` strictly inside ``±EVAL_MAX``.
+
+Exactness.  A score beyond ``±WIN_MIN`` is a proof whatever the depth (heuristic
+leaves can never produce one: the winner's strategy tree contains only terminals).  A
+draw (or any score) is exact only when the iteration that produced it never cut a line
+at the horizon nor relied on a depth-limited table entry: ``hz`` counts those events,
+and a subtree whose search left ``hz`` unchanged is stored as *proven* (valid at any
+depth).  Iterative deepening stops as soon as the root is proven.
+
+Repetitions (K17).  Inside the search a position that is already on the current path
+is scored as a draw.  With the 3-fold rule this gives the true value at the root:
+if the side to move can win in this "second occurrence draws" game, its winning
+strategy never repeats a position, so it also wins when only the third occurrence
+draws; symmetrically for a loss; and if both sides can hold the draw here, each can
+hold it there too by playing, after any repetition, as it did at the first occurrence
+(cycling only ever ends in a repetition draw).  The same argument shows that the value
+of a position reached with a repetition-free history is the value of that position
+as a fresh root, so a table entry is stored only when its subtree did not score a
+repetition of a position *above* it on the path (graph-history interaction: such a
+value is path-dependent).  The K16 draw rule and the ``max_plies`` cap are the
+engine's own (a terminal draw); near the cap the ply count joins the table key.
+
+Budget.  ``nodes`` counts searched positions; the clock (``time.perf_counter``) and
+the node limit are checked every ``CHECK_EVERY`` nodes (the node limit exactly, so a
+node-limited search is deterministic).  On a stop the unfinished iteration's result is
+discarded except for a root move that already proved better than the previous best.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter
+from typing import Final
+
+from trumps.games._kozyri_core import BEAT, RUNNING, TAKE, KozyriCore, take_count
+
+WIN: Final = 1_000_000
+WIN_MIN: Final = WIN - 100_000  # |score| ≥ WIN_MIN: a proven win or loss
+EVAL_MAX: Final = 50_000  # heuristic scores lie strictly inside ±EVAL_MAX
+INF: Final = 10_000_000
+PROVEN: Final = 1 << 20  # the table depth of a proven entry: valid at any depth
+MAX_PLY: Final = 400  # the longest path searched (a horizon beyond it)
+CHECK_EVERY: Final = 256
+TT_CAP: Final = 600_000  # table entries before depth-limited ones are dropped
+
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
+
+_NO_LIMIT: Final = 1 << 62
+
+
+def _suit_masks() -> list[int]:
+    out: list[int] = []
+    for s in range(4):
+        m = 0
+        for r in range(4, 13):
+            m |= 1 << (r * 4 + s)
+        out.append(m)
+    return out
+
+
+SUIT_MASK: Final[list[int]] = _suit_masks()
+
+
+def popcount(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def to_tt(v: int, ply: int) -> int:
+    """A score relative to the node (mate distances counted from it)."""
+    if v >= WIN_MIN:
+        return v + ply
+    if v <= -WIN_MIN:
+        return v - ply
+    return v
+
+
+def from_tt(v: int, ply: int) -> int:
+    if v >= WIN_MIN:
+        return v - ply
+    if v <= -WIN_MIN:
+        return v + ply
+    return v
+
+
+class Weights:
+    """Evaluation weights (per card unless said otherwise)."""
+
+    def __init__(
+        self,
+        *,
+        card: int = 100,
+        unbeatable: int = 45,
+        trump: int = 12,
+        high_trump: int = 8,
+        pickup: int = 70,
+        tempo: int = 25,
+    ) -> None:
+        self.card = card  # each card fewer in hand than the opponent
+        self.unbeatable = unbeatable  # a card the opponent cannot beat (forces a pick-up)
+        self.trump = trump  # a card of one's own trump suit (a beater)
+        self.high_trump = high_trump  # … per rank above the ten
+        self.pickup = pickup  # each card a forced pick-up would take now
+        self.tempo = tempo  # to lead (or owe the second card) rather than to answer
+
+
+class SearchResult:
+    """What a search found: the root's best move and score, and how it got there."""
+
+    def __init__(self) -> None:
+        self.best: int = -1
+        self.score: int = 0
+        self.exact: bool = False
+        self.depth: int = 0  # the deepest completed iteration
+        self.nodes: int = 0
+        self.seconds: float = 0.0
+        self.stopped: bool = False  # a limit ended the search
+        self.pv: list[int] = []
+        self.scores: dict[int, int] = {}  # root move → score (bounds for non-best moves)
+
+
+class KozyriSearch:
+    """Iterative-deepening PVS over ``core`` (two players, in play, not over).
+
+    ``time_limit`` (seconds) and ``node_limit`` ≤ 0 mean no limit; ``max_depth`` caps
+    the iterations (at most ``MAX_PLY``).  The core is restored when ``run`` returns.
+    """
+
+    def __init__(
+        self,
+        core: KozyriCore,
+        time_limit: float,
+        node_limit: int,
+        max_depth: int,
+        weights: Weights,
+    ) -> None:
+        self.core = core
+        self.w = weights
+        self.time_limit = time_limit
+        self.node_limit = node_limit if node_limit > 0 else _NO_LIMIT
+        self.max_depth = max_depth if 0 < max_depth < MAX_PLY else MAX_PLY
+        self.start = 0.0
+        self.deadline = 0.0
+        self.nodes = 0
+        self.next_check = 0
+        self.stop = False
+        self.hz = 0  # horizon cuts and depth-limited table hits (see the module doc)
+        self.rep_low = INF  # lowest path index a subtree scored a repetition of
+        self.tt: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+        self.path: dict[tuple[int, ...], int] = {}
+        self.hist: list[int] = [0] * 160
+        self.last_scores: dict[int, int] = {}
+        self.losses0: list[int] = list(core.losses)
+        # K17 cap: values near it depend on the ply count, which then joins the key.
+        self.ply_key = core.max_plies - core.ply <= MAX_PLY + 2
+
+    # -- driver ---------------------------------------------------------------------
+    def run(self) -> SearchResult:
+        res = SearchResult()
+        core = self.core
+        self.start = perf_counter()
+        self.deadline = self.start + self.time_limit if self.time_limit > 0 else 1e300
+        self.next_check = min(CHECK_EVERY, self.node_limit)
+        moves = core.legal_moves()
+        res.best = self.order(moves, -1, core.tm)[0]
+        root_key = core.key()
+        depth = 1
+        while depth <= self.max_depth:
+            if len(self.tt) >= TT_CAP:
+                self.prune_tt()
+            for i in range(len(self.hist)):
+                self.hist[i] >>= 2
+            hz0 = self.hz
+            best, score, fallback = self.root(root_key, depth, res.best)
+            if self.stop:
+                if fallback >= 0:
+                    res.best = fallback
+                break
+            res.best = best
+            res.score = score
+            res.depth = depth
+            res.scores = self.last_scores
+            if score >= WIN_MIN or score <= -WIN_MIN or self.hz == hz0:
+                res.exact = True
+                break
+            depth += 1
+        res.stopped = self.stop
+        res.nodes = self.nodes
+        res.pv = self.principal_variation(res.best)
+        res.seconds = perf_counter() - self.start
+        return res
+
+    def root(self, key: tuple[int, ...], depth: int, prev: int) -> tuple[int, int, int]:
+        """One iteration: (best move, score, a move proved better than ``prev`` before
+        a stop, or -1)."""
+        core = self.core
+        p = core.tm
+        moves = self.order(core.legal_moves(), prev, p)
+        alpha = -INF
+        best = moves[0]
+        better = -1
+        self.path[key] = 0
+        self.rep_low = INF
+        scores: dict[int, int] = {}
+        for i in range(len(moves)):
+            m = moves[i]
+            core.apply(m)
+            if i == 0:
+                v = self.after(p, depth - 1, -INF, INF, 1)
+            else:
+                v = self.after(p, depth - 1, alpha, alpha + 1, 1)
+                if v > alpha and not self.stop:
+                    better = m  # it beats the best so far, whatever the re-search says
+                    v = self.after(p, depth - 1, alpha, INF, 1)
+            core.undo()
+            if self.stop:
+                break
+            scores[m] = v
+            if i == 0 or v > alpha:
+                alpha = v
+                best = m
+        del self.path[key]
+        self.last_scores = scores
+        return best, alpha, better
+
+    def prune_tt(self) -> None:
+        kept: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+        for k, e in self.tt.items():
+            if e[0] >= PROVEN:
+                kept[k] = e
+        self.tt = kept if len(kept) < TT_CAP // 2 else {}
+
+    def check(self) -> None:
+        if self.nodes >= self.node_limit or perf_counter() >= self.deadline:
+            self.stop = True
+        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
+
+    # -- the search -----------------------------------------------------------------
+    def terminal(self, p: int, ply: int) -> int:
+        """The finished hand's score for ``p`` (K16, K17; a match's next hand is not
+        searched: the hand's loser is the one whose loss count went up)."""
+        core = self.core
+        q = 1 - p
+        if core.losses[p] > self.losses0[p]:
+            return -(WIN - ply)
+        if core.losses[q] > self.losses0[q]:
+            return WIN - ply
+        return 0
+
+    def after(self, p: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The score for ``p`` of the position just reached by ``p``'s move."""
+        core = self.core
+        if core.result != RUNNING or core.choosing:
+            return self.terminal(p, ply)
+        key = core.key()
+        r = self.path.get(key, -1)
+        if r >= 0:
+            # K17: a repetition on the path scores a draw (see the module doc).
+            self.rep_low = min(self.rep_low, r)
+            return 0
+        if core.tm == p:  # K10: p owes the second card
+            return self.node(key, depth, alpha, beta, ply)
+        return -self.node(key, depth, -beta, -alpha, ply)
+
+    def node(self, key: tuple[int, ...], depth: int, alpha: int, beta: int, ply: int) -> int:
+        core = self.core
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.check()
+        if self.stop:
+            return 0
+        tkey = (*key, core.ply) if self.ply_key else key
+        entry = self.tt.get(tkey)
+        ttmove = -1
+        if entry is not None:
+            e_depth, e_flag, e_val, e_move = entry
+            ttmove = e_move
+            if e_depth >= depth and e_depth >= 0:
+                v = from_tt(e_val, ply)
+                if (
+                    e_flag == EXACT
+                    or (e_flag == LOWER and v >= beta)
+                    or (e_flag == UPPER and v <= alpha)
+                ):
+                    if e_depth < PROVEN:
+                        self.hz += 1
+                    return v
+        if depth <= 0 or ply >= MAX_PLY:
+            self.hz += 1
+            return self.evaluate()
+        p = core.tm
+        moves = core.legal_moves()
+        if len(moves) == 1:
+            child_depth = depth  # a forced move costs no depth
+        else:
+            child_depth = depth - 1
+            if len(moves) > 2:
+                moves = self.order(moves, ttmove, p)
+            elif moves[1] == ttmove:
+                moves = [moves[1], moves[0]]
+        self.path[key] = ply
+        hz0 = self.hz
+        saved_low = self.rep_low
+        self.rep_low = INF
+        best = -INF
+        best_move = moves[0]
+        a = alpha
+        for i in range(len(moves)):
+            m = moves[i]
+            core.apply(m)
+            if i == 0:
+                v = self.after(p, child_depth, a, beta, ply + 1)
+            else:
+                v = self.after(p, child_depth, a, a + 1, ply + 1)
+                if a < v < beta and not self.stop:
+                    v = self.after(p, child_depth, a, beta, ply + 1)
+            core.undo()
+            if self.stop:
+                break
+            if v > best:
+                best = v
+                best_move = m
+                if v > a:
+                    a = v
+                    if a >= beta:
+                        self.hist[p * 80 + (m & 63)] += depth * depth
+                        break
+        del self.path[key]
+        low = self.rep_low
+        self.rep_low = min(self.rep_low, saved_low)
+        if self.stop:
+            return 0
+        if low >= ply:  # path-independent (see the module doc): worth keeping
+            if best <= alpha:
+                flag = UPPER
+            elif best >= beta:
+                flag = LOWER
+            else:
+                flag = EXACT
+            d = PROVEN if self.hz == hz0 else depth
+            if d == PROVEN or len(self.tt) < TT_CAP or tkey in self.tt:
+                self.tt[tkey] = (d, flag, to_tt(best, ply), best_move)
+        elif entry is None and len(self.tt) < TT_CAP:
+            self.tt[tkey] = (-1, EXACT, 0, best_move)  # the move only, for ordering
+        return best
+
+    # -- heuristics -----------------------------------------------------------------
+    def order(self, moves: list[int], first: int, p: int) -> list[int]:
+        """Moves best-first: ``first`` (the table's move), then by rules of thumb and
+        the history heuristic; a pick-up last."""
+        if len(moves) <= 1:
+            return moves
+        core = self.core
+        q = 1 - p
+        tp = core.trumps[p]
+        tq = core.trumps[q]
+        hq = core.hands[q]
+        facing = len(core.pile) > 0 and not core.owes
+        keyed: list[int] = []
+        for m in moves:
+            if m == first:
+                s = 1 << 30
+            elif m == TAKE:
+                s = -(1 << 30)
+            else:
+                r = m >> 2
+                own = (m & 3) == tp
+                if facing:
+                    s = -4 * r  # K9: beat with the cheapest card that does
+                    if own:
+                        s -= 100 + 8 * r  # … keeping own trumps, the high ones most
+                else:
+                    s = -3 * r  # shed low cards first
+                    if own:
+                        s -= 200 + 8 * r
+                    if not hq & BEAT[(m << 2) | tq]:
+                        s += 600  # the opponent cannot beat it: K11 pick-up
+                s += self.hist[p * 80 + m]
+            keyed.append(s * 128 + m)
+        keyed.sort(reverse=True)
+        out: list[int] = []
+        for k in keyed:
+            out.append(k & 127)
+        return out
+
+    def evaluate(self) -> int:
+        """A heuristic score for the side to move, strictly inside ±EVAL_MAX."""
+        core = self.core
+        w = self.w
+        p = core.tm
+        q = 1 - p
+        hp = core.hands[p]
+        hq = core.hands[q]
+        tp = core.trumps[p]
+        tq = core.trumps[q]
+        score = w.card * (popcount(hq) - popcount(hp))
+        # Cards the other side cannot beat force pick-ups (K9, K11).
+        up = 0
+        x = hp
+        while x:
+            low = x & -x
+            c = low.bit_length() - 1
+            if not hq & BEAT[(c << 2) | tq]:
+                up += 1
+            x ^= low
+        uq = 0
+        x = hq
+        while x:
+            low = x & -x
+            c = low.bit_length() - 1
+            if not hp & BEAT[(c << 2) | tp]:
+                uq += 1
+            x ^= low
+        score += w.unbeatable * (up - uq)
+        score += self.trump_strength(hp, tp) - self.trump_strength(hq, tq)
+        pile = core.pile
+        if pile and not core.owes:
+            top = pile[-1]
+            if not hp & BEAT[(top << 2) | tp]:
+                score -= w.pickup * take_count(top, tp, len(pile))  # K12
+        else:
+            score += w.tempo
+        if score >= EVAL_MAX:
+            return EVAL_MAX - 1
+        if score <= -EVAL_MAX:
+            return -EVAL_MAX + 1
+        return score
+
+    def trump_strength(self, hand: int, trump: int) -> int:
+        w = self.w
+        x = hand & SUIT_MASK[trump]
+        s = 0
+        while x:
+            low = x & -x
+            r = (low.bit_length() - 1) >> 2
+            s += w.trump + (w.high_trump * (r - 8) if r > 8 else 0)
+            x ^= low
+        return s
+
+    def principal_variation(self, best: int) -> list[int]:
+        """The best move and the table's replies after it (stops at a repetition, the
+        end, or a missing entry); the core is restored."""
+        core = self.core
+        pv: list[int] = []
+        if best < 0:
+            return pv
+        seen: set[tuple[int, ...]] = {core.key()}
+        m = best
+        while m >= 0 and len(pv) < 60:
+            if m not in core.legal_moves():
+                break
+            core.apply(m)
+            pv.append(m)
+            if core.result != RUNNING or core.choosing:
+                break
+            key = core.key()
+            if key in seen:
+                break
+            seen.add(key)
+            entry = self.tt.get((*key, core.ply) if self.ply_key else key)
+            m = entry[3] if entry is not None else -1
+        for _ in range(len(pv)):
+            core.undo()
+        return pv

@@ -1,0 +1,96 @@
+"""``trumps solve POSITION.json``: solve a 2-player Svoi Kozyri position (issue 3).
+
+Prints the exact value for the side to move (win, draw or loss), a best move, the
+node count and the time; with ``--json`` exactly ``{"value", "best", "nodes",
+"seconds"}`` (``value`` null when the budget ran out: ``best`` is then the best guess).
+Unreadable files, bad JSON, invalid positions and positions the solver cannot search
+exit with code 1 and a message; bad options are click usage errors (code 2).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from trumps.ai.kozyri_search import SolveError, SolveResult
+from trumps.ai.kozyri_search import solve as solve_position
+from trumps.errors import InvalidPosition
+
+DEFAULT_TIME_LIMIT = 10.0
+
+
+def _load(path: str) -> object:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path} is not a text (UTF-8) file") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise click.ClickException(f"{path} is not JSON: {e}") from None
+
+
+def _text(result: SolveResult) -> str:
+    who = f"seat {result.to_move} to move"
+    if result.value in ("win", "loss"):
+        head = f"{who}: {result.value} in {result.plies} plies (proven)"
+    elif result.value == "draw":
+        head = f"{who}: draw (proven)"
+    else:
+        head = (
+            f"{who}: unknown — the budget ran out at depth {result.depth} "
+            f"(heuristic score {result.score:+d})"
+        )
+    lines = [head, f"{'best' if result.exact else 'best guess'}: {result.best}"]
+    if result.pv:
+        lines.append("line: " + " ".join(result.pv))
+    lines.append(f"nodes: {result.nodes:,}  time: {result.seconds:.3f} s")
+    return "\n".join(lines)
+
+
+@click.command("solve")
+@click.argument("position", metavar="POSITION.json")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIME_LIMIT,
+    show_default=True,
+    metavar="S",
+    help="Stop searching after S seconds.",
+)
+@click.option(
+    "--node-limit",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Stop searching after N nodes (deterministic).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def solve(*, position: str, time_limit: float, node_limit: int | None, as_json: bool) -> None:
+    """Solve a 2-player Svoi Kozyri POSITION (a SPEC §4 JSON file, or - for stdin):
+    the exact value for the side to move and a best move."""
+    data = _load(position)
+    if not isinstance(data, dict):
+        raise click.ClickException(f"{position} must hold a position object, not {data!r:.60}")
+    if data.get("game") != "kozyri":
+        raise click.ClickException(
+            f"{position}: the solver needs a kozyri position, not game {data.get('game')!r}"
+        )
+    try:
+        result = solve_position(data, time_limit, node_limit)
+    except InvalidPosition as e:
+        raise click.ClickException(f"{position}: invalid position: {e}") from None
+    except SolveError as e:
+        raise click.ClickException(f"{position}: {e}") from None
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    else:
+        click.echo(_text(result))
