@@ -111,3 +111,20 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert _run(path, "--time-limit", "0").exit_code == 2
     assert _run(path, "--node-limit", "-3").exit_code == 2
     assert _run().exit_code == 2
+
+
+def test_the_trumps_command_runs_solve(tmp_path: Path) -> None:
+    """The installed command (``python -m trumps solve``), not just the click object."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "trumps", "solve", _write(tmp_path, WIN), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["value"] == "win" and out["best"] == "JS"
