@@ -93,6 +93,8 @@ def _chunk_table(base: int) -> list[list[int]]:
 CARDS_LOW: Final[list[list[int]]] = _chunk_table(16)
 CARDS_MID: Final[list[list[int]]] = _chunk_table(28)
 CARDS_HIGH: Final[list[list[int]]] = _chunk_table(40)
+# POP12[x]: the number of set bits of a 12-bit slice (how many cards the slice holds).
+POP12: Final[list[int]] = [len(cards) for cards in CARDS_LOW]
 
 
 def take_count(top: int, trump: int, n: int) -> int:
@@ -217,13 +219,46 @@ class KozyriCore:
         return self.result != RUNNING
 
     def playout(self, rng: Random) -> int:
-        """Play uniformly random legal moves (``step``) to the end; the number of moves."""
-        n = 0
-        while not self.over():
-            moves = self.legal_moves()
-            self.step(moves[int(rng.random() * len(moves))])
-            n += 1
-        return n
+        """Play uniformly random legal moves (``step``) to the end; the number of moves.
+
+        The move is ``legal_moves()[int(rng.random() * len(legal_moves()))]``, picked
+        straight from the legal mask (the k-th set bit, ``TAKE`` last) without the list.
+        """
+        rnd = rng.random
+        done = 0
+        while self.result == RUNNING:
+            if self.choosing:
+                moves = self.legal_moves()
+                self.step(moves[int(rnd() * len(moves))])
+                done += 1
+                continue
+            p = self.tm
+            pile = self.pile
+            take = 0
+            if self.owes or not pile:
+                m = self.hands[p]  # K7/K10/K13: lead or second card: anything
+            else:
+                m = self.hands[p] & BEAT[(pile[-1] << 2) | self.trumps[p]]  # K8/K9
+                if m == 0 or self.vol:
+                    take = 1  # K11 (and its option): TAKE, the last legal move
+            lo = (m >> 16) & 4095
+            mid = (m >> 28) & 4095
+            hi = m >> 40
+            a = POP12[lo]
+            b = POP12[mid]
+            c = POP12[hi]
+            k = int(rnd() * (a + b + c + take))
+            if k < a:
+                mv = CARDS_LOW[lo][k]
+            elif k < a + b:
+                mv = CARDS_MID[mid][k - a]
+            elif k < a + b + c:
+                mv = CARDS_HIGH[hi][k - a - b]
+            else:
+                mv = TAKE
+            self.step(mv)
+            done += 1
+        return done
 
     def legal_moves(self) -> list[int]:
         p = self.tm
@@ -269,21 +304,90 @@ class KozyriCore:
 
     def key(self) -> tuple[int, ...]:
         """K17: what makes two positions of this hand the same (see the module doc)."""
-        h = self.hands
+        return self._key(self.hands, self.pkey, self.tm, self.owes)
+
+    def _key(self, h: list[int], pkey: int, tm: int, owes: bool) -> tuple[int, ...]:
+        s = 2 * tm + (1 if owes else 0)
         n = self.n
-        s = 2 * self.tm + (1 if self.owes else 0)
         if n == 2:
-            return (h[0], self.pkey, s)
+            return (h[0], pkey, s)
         if n == 3:
-            return (h[0], h[1], self.pkey, s)
-        return (h[0], h[1], h[2], self.pkey, s)
+            return (h[0], h[1], pkey, s)
+        return (h[0], h[1], h[2], pkey, s)
+
+    def _count(self, key: tuple[int, ...]) -> int:
+        """K17: record one more occurrence of ``key``; how many there have been."""
+        rep = self.rep
+        size = len(rep)
+        count = rep.setdefault(key, 1)  # one hash and probe for a new position
+        if len(rep) != size:
+            return 1
+        count += 1
+        rep[key] = count
+        return count
 
     # -- moves ----------------------------------------------------------------------
     def apply(self, m: int) -> None:
         self._move(m, True)
 
     def step(self, m: int) -> None:
-        self._move(m, False)
+        """``apply`` without the undo record (rollouts): the same moves, inlined."""
+        p = self.tm
+        if self.choosing:
+            self._choose(m, p, False)
+            return
+        hands = self.hands
+        pile = self.pile
+        known = self.known
+        pkey = self.pkey
+        if m == TAKE:
+            # K12: how many the picker takes; K13: the next player faces the new top.
+            k = take_count(pile[-1], self.trumps[p], len(pile))
+            taken = 0
+            for _ in range(k):
+                taken |= 1 << pile.pop()
+            pkey >>= 6 * k
+            hands[p] |= taken
+            known[p] |= taken  # K19: picked-up cards are public
+            tm = self._next_holder(p)
+            owes = False
+        else:
+            bit = 1 << m
+            h = hands[p] ^ bit
+            hands[p] = h
+            kp = known[p]
+            if kp & bit:
+                known[p] = kp ^ bit
+            beating = not self.owes and len(pile) > 0
+            pile.append(m)
+            pkey = (pkey << 6) | m
+            if h == 0:
+                self.out.append(p)  # K14: out, however the last card went
+                self.active -= 1
+                owes = False
+                tm = self._next_holder(p)
+            elif beating:
+                owes = True  # K10: a beat owes a second card
+                tm = p
+            else:
+                owes = False
+                tm = self._next_holder(p)
+        self.pkey = pkey
+        self.owes = owes
+        self.tm = tm
+        ply = self.ply + 1
+        self.ply = ply
+        limit = self.rep_limit
+        count = 0
+        if limit:
+            count = self._count(self._key(hands, pkey, tm, owes))
+        if self.active <= 1:
+            loser, end = self.hand_outcome()  # K16
+            self.end_hand(loser, end)
+        elif limit and count >= limit:
+            self.end_hand(-1, REPETITION)  # K17
+        elif ply >= self.max_plies:
+            self.end_hand(-1, MAX_PLIES)  # K17 safety cap
 
     def _next_holder(self, p: int) -> int:
         hands = self.hands
@@ -345,9 +449,7 @@ class KozyriCore:
         key = _NO_KEY
         if self.rep_limit:
             key = self.key()
-            rep = self.rep
-            count = rep.get(key, 0) + 1
-            rep[key] = count
+            count = self._count(key)
         end = -1
         loser = -1
         if self.active <= 1:
