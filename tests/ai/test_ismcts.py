@@ -3,6 +3,7 @@ the winning move in composed Twenty-Five positions where one exists."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from typing import Any
@@ -179,3 +180,52 @@ def test_does_not_overtake_the_partner(bot_class: type[Bot]) -> None:
         "scores": [15, 15],
     }
     assert _decide(position, bot_class) == "4C"
+
+
+# -- Twenty-Five rollout policy, race reward, inference ----------------------------------
+
+
+def test_race_table_is_a_distribution_and_symmetric() -> None:
+    from trumps.ai._ismcts import race_table
+
+    table = race_table([1, 1, 1, 1], 4, 5)
+
+    def code(needs: tuple[int, ...]) -> int:
+        return sum(k * 6**i for i, k in enumerate(needs))
+
+    assert table[code((5, 5, 5, 5))] == pytest.approx([0.25] * 4)
+    for needs in [(1, 5, 5, 5), (2, 3, 4, 5), (3, 3, 1, 2)]:
+        row = table[code(needs)]
+        assert sum(row) == pytest.approx(1.0)
+        # Fewer tricks needed, better chances.
+        order = sorted(range(4), key=lambda s: needs[s])
+        assert all(row[a] >= row[b] - 1e-12 for a, b in itertools.pairwise(order))
+    # Teams of two at four seats: two sides, each taking a trick half the time.
+    teams = race_table([2, 2], 4, 5)
+    assert teams[1 + 6 * 1] == pytest.approx([0.5, 0.5])
+
+
+@pytest.mark.parametrize(("players", "rules"), [(4, {}), (4, {"teams": 2}), (6, {"joker": True})])
+def test_smart_rollout_policy_plays_legal_moves(players: int, rules: dict[str, object]) -> None:
+    from trumps.ai._ismcts import twentyfive_policy_smart
+
+    rng = random.Random(5)
+    for seed in range(6):
+        core = trumps.new_game("twentyfive", players=players, rules=rules, seed=seed).core
+        while not core.over():
+            m = twentyfive_policy_smart(core, rng, 0.0, True)  # type: ignore[arg-type]
+            assert m in core.legal_moves()
+            core.step(m)
+
+
+def test_inference_option_is_legal_and_deterministic() -> None:
+    class Inferring(PIMCBot):
+        tf_infer = 0.2
+
+    for game in _positions("twentyfive", 4, {}, 3):
+        seat = game.current_player
+        assert seat is not None
+        view, legal = game.view(seat), game.legal_actions()
+        a = Inferring("twentyfive").decide(view, legal, Limits(iterations=40), random.Random(2))
+        b = Inferring("twentyfive").decide(view, legal, Limits(iterations=40), random.Random(2))
+        assert a == b and a.action in legal

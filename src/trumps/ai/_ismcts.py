@@ -30,9 +30,11 @@ from random import Random
 from typing import Final
 
 from trumps.games._kozyri_core import TAKE, KozyriCore
-from trumps.games._twentyfive_core import ROB, TwentyFiveCore
+from trumps.games._twentyfive_core import ROB, ROB_OFF, TwentyFiveCore
 
 RETRIES: Final = 40
+# Twenty-Five inference: draws per determinization before taking the last one.
+INFER_TRIES: Final = 30
 
 # Slot targets other than a seat (seats are 0..n-1).
 STOCK: Final = -1
@@ -207,6 +209,19 @@ class TwentyFiveEnv(Env):
         self.hand_no: int = base.hand_no
         self.side_of: list[int] = base.side_of
         self.sides: int = base.cfg.sides
+        #: Rollout policy: 0 the cheap one, 1 ``twentyfive_policy_smart``.
+        self.policy: int = 1
+        self.epsilon: float = EPSILON
+        self.keep: bool = True
+        #: Reward: 0 ``exp(-STEEP * tricks needed)``, 1 the race table.
+        self.reward_kind: int = 1
+        #: Inference from the plays: the likelihood factor per unlikely play (1.0: off).
+        self.infer: float = 1.0
+        shares = [0] * self.sides
+        for p in range(base.n):
+            shares[self.side_of[p]] += 1
+        self.most: int = (base.target + base.ppt - 1) // base.ppt
+        self.race: list[list[float]] = race_table(shares, base.n, self.most)
 
     def deal(self, rng: Random) -> TwentyFiveCore:
         """A copy of the base core holding freshly sampled hidden cards."""
@@ -234,8 +249,17 @@ class TwentyFiveEnv(Env):
         return c
 
     def reset(self, rng: Random) -> None:
-        self.det = self.deal(rng)
-        self.cur = self.det
+        d = self.deal(rng)
+        alpha = self.infer
+        if alpha < 1.0:
+            # Rejection sampling: keep a deal with the chance that the plays fit it.
+            for _ in range(INFER_TRIES):
+                lik = tf_likelihood(d, self.seat, alpha)
+                if lik >= 1.0 or rng.random() < lik:
+                    break
+                d = self.deal(rng)
+        self.det = d
+        self.cur = d
 
     def restart(self) -> None:
         self.cur = self.det.copy()
@@ -255,6 +279,12 @@ class TwentyFiveEnv(Env):
 
     def rollout(self, rng: Random) -> None:
         c = self.cur
+        if self.policy == 1:
+            eps = self.epsilon
+            keep = self.keep
+            while c.to_play >= 0 and c.hand_no == self.hand_no:
+                c.step(twentyfive_policy_smart(c, rng, eps, keep))
+            return
         while c.to_play >= 0 and c.hand_no == self.hand_no:
             c.step(twentyfive_policy(c, rng))
 
@@ -264,6 +294,16 @@ class TwentyFiveEnv(Env):
         vals = [0.0] * sides
         if c.win_side >= 0:
             vals[c.win_side] = 1.0
+        elif self.reward_kind == 1 and self.race:
+            base = self.most + 1
+            code = 0
+            mul = 1
+            for s in range(sides):
+                need = (c.target - c.scores[s] + c.ppt - 1) // c.ppt
+                need = min(max(need, 1), self.most)
+                code += need * mul
+                mul *= base
+            vals = self.race[code]
         else:
             total = 0.0
             for s in range(sides):
@@ -278,6 +318,49 @@ class TwentyFiveEnv(Env):
         for p in range(self.players):
             out[p] = vals[self.side_of[p]]
         return out
+
+
+RACE_STATES: Final = 200_000
+_RACE_CACHE: dict[tuple[int, int, int], list[list[float]]] = {}
+
+
+def race_table(shares: list[int], players: int, most: int) -> list[list[float]]:
+    """Per state of tricks still needed (side ``s`` needing ``k_s`` in ``1..most``, the
+    state coded ``sum(k_s * (most + 1) ** s)``), each side's chance to win the race when
+    every trick goes to side ``s`` with probability ``shares[s] / players``.  Empty when
+    the table would be too big."""
+    sides = len(shares)
+    base = most + 1
+    size = base**sides
+    if size > RACE_STATES:
+        return []
+    key = (sides * 1000 + players, most, hash(tuple(shares)))
+    got = _RACE_CACHE.get(key)
+    if got is not None:
+        return got
+    table: list[list[float]] = [[0.0] * sides for _ in range(size)]
+    powers = [base**s for s in range(sides)]
+    # States in increasing code order: a decrement lowers the code, so it is done first.
+    for code in range(size):
+        ok = True
+        for s in range(sides):
+            if code // powers[s] % base == 0:
+                ok = False
+                break
+        if not ok:
+            continue
+        row = table[code]
+        for s in range(sides):
+            q = shares[s] / players
+            k = code // powers[s] % base
+            if k == 1:
+                row[s] += q
+                continue
+            nxt = table[code - powers[s]]
+            for t in range(sides):
+                row[t] += q * nxt[t]
+    _RACE_CACHE[key] = table
+    return table
 
 
 def _tf_value(c: TwentyFiveCore, card: int) -> int:
@@ -350,6 +433,326 @@ def twentyfive_policy(c: TwentyFiveCore, rng: Random) -> int:
             lowest_v = v
             lowest = m
     return lowest
+
+
+def _power(c: TwentyFiveCore, card: int, led_suit: int) -> int:
+    """``card``'s strength in a trick whose led suit is ``led_suit`` (-1: trumps led)."""
+    v = c.tval[card]
+    if v:
+        return v
+    if card & 3 == led_suit:
+        return c.pval[card]
+    return 0
+
+
+def _follow_mask(c: TwentyFiveCore, h: int) -> int:
+    """The cards of ``h`` that may be played to the trick in progress (F13, F14)."""
+    if c.led_trump:
+        tr = h & c.trump_mask
+        return tr if tr & ~c.priv_now else h
+    f = h & c.follow
+    return f | (h & c.trump_mask) if f else h
+
+
+def _max_power(c: TwentyFiveCore, mask: int, led_suit: int) -> int:
+    best = 0
+    while mask:
+        low = mask & -mask
+        v = _power(c, low.bit_length() - 1, led_suit)
+        best = max(best, v)
+        mask ^= low
+    return best
+
+
+def _beaten_after(c: TwentyFiveCore, p: int, power: int) -> bool:
+    """An opponent of ``p`` still to play to this trick can beat ``power``."""
+    n = c.n
+    me = c.side_of[p]
+    for k in range(1, n - c.tlen):
+        s = (p + k) % n
+        if c.side_of[s] != me and _max_power(c, _follow_mask(c, c.hands[s]), c.led_suit) > power:
+            return True
+    return False
+
+
+def _lead_beaten(c: TwentyFiveCore, p: int, card: int) -> bool:
+    """An opponent of ``p`` can beat ``card`` if ``p`` leads it (F14 reneges included)."""
+    n = c.n
+    me = c.side_of[p]
+    if c.tval[card]:
+        led_suit = -1
+        power = c.tval[card]
+    else:
+        led_suit = card & 3
+        power = c.pval[card]
+    for k in range(1, n):
+        s = (p + k) % n
+        if c.side_of[s] != me:
+            h = c.hands[s]
+            if h and _max_power(c, c.play_mask_for(h, card), led_suit) > power:
+                return True
+    return False
+
+
+def _weakest(c: TwentyFiveCore, mask: int) -> int:
+    """The card of ``mask`` least worth keeping."""
+    best = -1
+    best_v = 1 << 30
+    while mask:
+        low = mask & -mask
+        m = low.bit_length() - 1
+        v = _tf_value(c, m)
+        if v < best_v:
+            best_v = v
+            best = m
+        mask ^= low
+    return best
+
+
+def _strongest(c: TwentyFiveCore, mask: int) -> int:
+    best = -1
+    best_v = -1
+    while mask:
+        low = mask & -mask
+        m = low.bit_length() - 1
+        v = _tf_value(c, m)
+        if v > best_v:
+            best_v = v
+            best = m
+        mask ^= low
+    return best
+
+
+def _urgent(c: TwentyFiveCore, side: int) -> int:
+    """2: this trick wins ``side`` the game; 1: it may save it (an opponent needs one
+    trick); 0: neither (F16)."""
+    scores = c.scores
+    if scores[side] + c.ppt >= c.target:
+        return 2
+    for s in range(len(scores)):
+        if s != side and scores[s] + c.ppt >= c.target:
+            return 1
+    return 0
+
+
+def twentyfive_policy_smart(c: TwentyFiveCore, rng: Random, epsilon: float, keep: bool) -> int:
+    """A rollout move close to good (``medium``) play, using the determinization's hands.
+
+    Rob when allowed, discarding the weakest card.  Lead: the surest card when one trick
+    wins the game; a master trump (the lowest that nobody can beat); the top trump when
+    holding three trumps (or two with a top one); a plain card nobody can beat; else the
+    lowest plain card.  Follow: win with the cheapest card that holds (no opponent still
+    to play can beat it) — unless the partner's card holds already, or (``keep``, not
+    urgent) the winner is a master trump that will take a later trick anyway and a plain
+    card can be thrown instead; otherwise throw the weakest card.  With probability
+    ``epsilon`` a random legal move.
+    """
+    p = c.to_play
+    if c.trump < 0 or (epsilon > 0.0 and rng.random() < epsilon):
+        moves = c.legal_moves()
+        if c.trump < 0:
+            best = moves[0]
+            best_v = 1 << 30
+            for m in moves:
+                v = _tf_value(c, m - ROB)
+                if v < best_v:
+                    best_v = v
+                    best = m
+            return best
+        return moves[_pick(rng, len(moves))]
+    h = c.hands[p]
+    if not c.winners and c.can_rob(p):
+        return ROB + _weakest(c, h)
+    me = c.side_of[p]
+    if c.tlen == 0:
+        tr = h & c.trump_mask
+        plain = h & ~c.trump_mask
+        if _urgent(c, me) == 2:
+            m = h
+            while m:
+                low = m & -m
+                card = low.bit_length() - 1
+                if not _lead_beaten(c, p, card):
+                    return card
+                m ^= low
+            return _strongest(c, h)
+        if tr:
+            # The lowest master trump.
+            best = -1
+            best_v = 1 << 30
+            m = tr
+            ntr = 0
+            while m:
+                low = m & -m
+                card = low.bit_length() - 1
+                ntr += 1
+                v = c.tval[card]
+                if v < best_v and not _lead_beaten(c, p, card):
+                    best_v = v
+                    best = card
+                m ^= low
+            if best >= 0:
+                return best
+            top = _strongest(c, tr)
+            if ntr >= 3 or not plain or (ntr >= 2 and c.tops >> top & 1):
+                return top
+        best = -1
+        best_v = -1
+        m = plain
+        while m:
+            low = m & -m
+            card = low.bit_length() - 1
+            v = c.pval[card]
+            if v > best_v and not _lead_beaten(c, p, card):
+                best_v = v
+                best = card
+            m ^= low
+        if best >= 0:
+            return best
+        return _weakest(c, plain)
+    legal = _follow_mask(c, h)
+    if _popcount(legal) == 1:
+        return legal.bit_length() - 1
+    led = c.led_suit
+    cur = c.best_val
+    ours = c.side_of[c.best_seat] == me
+    if ours and not _beaten_after(c, p, cur):
+        return _weakest(c, legal)
+    # The cheapest winner that holds.
+    hold = -1
+    hold_v = 1 << 30
+    m = legal
+    while m:
+        low = m & -m
+        card = low.bit_length() - 1
+        v = _power(c, card, led)
+        if v > cur and v < hold_v and not _beaten_after(c, p, v):
+            hold_v = v
+            hold = card
+        m ^= low
+    if hold < 0:
+        return _weakest(c, legal)
+    if keep and c.tops >> hold & 1 and _urgent(c, me) == 0:
+        others = legal & ~c.trump_mask
+        if others and h & (h - 1) and not _lead_beaten(c, p, hold):
+            return _weakest(c, others)
+    return hold
+
+
+def _master(c: TwentyFiveCore, card: int, unseen: int) -> bool:
+    """Trump ``card`` is beaten by no card of ``unseen``."""
+    v = c.tval[card]
+    m = unseen & c.trump_mask
+    while m:
+        low = m & -m
+        if c.tval[low.bit_length() - 1] > v:
+            return False
+        m ^= low
+    return True
+
+
+def tf_likelihood(c: TwentyFiveCore, root: int, alpha: float) -> float:
+    """How well the other seats' plays this hand fit sensible play with the cards the
+    determinization ``c`` gives them: ``alpha`` per play that contradicts a rule good
+    players (and ``medium``) keep, 1.0 when none does.
+
+    The rules: rob when allowed (F9); win a trick with the cheapest card that wins; the
+    last to play takes a trick it can win unless only a master trump would do it; lead
+    the lowest master trump, else the top trump when holding three trumps (or two with a
+    top one), else a plain card.  Leads are not judged when one trick wins the game.
+    """
+    n = c.n
+    plays = c.plays
+    k = len(plays)
+    held = list(c.hands)
+    seats = [0] * k
+    leader = (c.dealer + 1) % n
+    for i in range(k):
+        if i and i % n == 0:
+            leader = c.winners[i // n - 1]
+        s = (leader + i % n) % n
+        seats[i] = s
+        held[s] |= 1 << plays[i]
+    w = 1.0
+    if c.robbed_seat < 0 and c.cfg.rob != ROB_OFF and c.trump >= 0 and c.turnup >> 2 != 12:
+        ace = 48 + c.trump
+        for i in range(min(k, n)):
+            s = seats[i]
+            if s != root and held[s] >> ace & 1:
+                w *= alpha
+    public = 0
+    if c.robbed_seat < 0 and c.turnup >= 0:
+        public = 1 << c.turnup
+    everything = (1 << 53) - 1
+    led = -1
+    led_suit = -1
+    best = 0
+    best_seat = -1
+    for i in range(k):
+        s = seats[i]
+        card = plays[i]
+        pos = i % n
+        h = held[s]
+        if pos == 0:
+            led = card
+            led_suit = -1 if c.tval[card] else card & 3
+            if s != root and c.scores[c.side_of[s]] + c.ppt < c.target:
+                tr = h & c.trump_mask
+                unseen = everything & ~h & ~public
+                low_master = -1
+                top = -1
+                ntr = 0
+                m = tr
+                while m:
+                    low = m & -m
+                    t = low.bit_length() - 1
+                    ntr += 1
+                    if top < 0 or c.tval[t] > c.tval[top]:
+                        top = t
+                    if (low_master < 0 or c.tval[t] < c.tval[low_master]) and _master(c, t, unseen):
+                        low_master = t
+                    m ^= low
+                if low_master >= 0:
+                    if card != low_master:
+                        w *= alpha
+                elif ntr >= 3 or (ntr >= 2 and c.tops >> top & 1):
+                    if card != top:
+                        w *= alpha
+                elif h & ~c.trump_mask and c.tval[card]:
+                    w *= alpha
+            best = _power(c, card, led_suit)
+            best_seat = s
+        else:
+            pc = _power(c, card, led_suit)
+            if s != root:
+                legal = c.play_mask_for(h, led)
+                if pc > best:
+                    m = legal
+                    while m:
+                        low = m & -m
+                        v = _power(c, low.bit_length() - 1, led_suit)
+                        if best < v < pc:
+                            w *= alpha
+                            break
+                        m ^= low
+                elif pos == n - 1 and c.side_of[best_seat] != c.side_of[s]:
+                    unseen = everything & ~h & ~public
+                    m = legal
+                    while m:
+                        low = m & -m
+                        x = low.bit_length() - 1
+                        if _power(c, x, led_suit) > best and not (
+                            c.tval[x] and _master(c, x, unseen)
+                        ):
+                            w *= alpha
+                            break
+                        m ^= low
+            if pc > best:
+                best = pc
+                best_seat = s
+        held[s] = h & ~(1 << card)
+        public |= 1 << card
+    return w
 
 
 # ---------------------------------------------------------------------------------------
