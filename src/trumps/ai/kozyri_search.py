@@ -167,7 +167,8 @@ class KozyriSearchBot(Bot):
     """Alpha-beta for the 2-player duel, from the seat's view (complete by K19).
 
     Budget: ``Limits.time`` (seconds), ``Limits.nodes`` (search nodes) and
-    ``Limits.iterations`` (the deepest iterative-deepening depth); when all are None,
+    ``Limits.iterations`` (the deepest iterative-deepening depth, with at most
+    ``depth_only_nodes`` nodes when neither time nor nodes are given); when all are None,
     ``default_time`` seconds.  3–4 player views raise ``ValueError``.
     """
 
@@ -175,6 +176,7 @@ class KozyriSearchBot(Bot):
     level: ClassVar[str] = "search"
     default_time: ClassVar[float] = 1.0
     max_depth: ClassVar[int] = 0  # 0: iterate until solved or out of budget
+    depth_only_nodes: ClassVar[int] = 200_000  # node cap when only a depth is given
     weights: ClassVar[Weights] = Weights()
 
     def __init__(self, game_id: str) -> None:
@@ -208,8 +210,13 @@ class KozyriSearchBot(Bot):
         core = game.core
         assert isinstance(core, KozyriCore)
         time_limit, node_limit, depth = limits.time, limits.nodes, limits.iterations
-        if time_limit is None and node_limit is None and depth is None:
-            time_limit = self.default_time
+        if time_limit is None and node_limit is None:
+            if depth is None:
+                time_limit = self.default_time
+            else:
+                # A depth alone does not bound an iterative deepening that skips forced
+                # moves and extends into long pick-up lines: cap the nodes (deterministic).
+                node_limit = self.depth_only_nodes
         if time_limit is not None:
             time_limit = max(time_limit - (perf_counter() - start), 1e-3)
         if depth is None and self.max_depth:
