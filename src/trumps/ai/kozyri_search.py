@@ -218,7 +218,8 @@ class KozyriSearchBot(Bot):
                 # moves and extends into long pick-up lines: cap the nodes (deterministic).
                 node_limit = self.depth_only_nodes
         if time_limit is not None:
-            time_limit = max(time_limit - (perf_counter() - start), 1e-3)
+            # Keep 5% for the clock checks between nodes and returning the decision.
+            time_limit = max(0.95 * time_limit - (perf_counter() - start), 1e-3)
         if depth is None and self.max_depth:
             depth = self.max_depth
         res = run_search(core, time_limit, node_limit, depth, self.weights)
