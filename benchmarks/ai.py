@@ -9,7 +9,9 @@ Run: ``python benchmarks/ai.py [--seconds S]`` (one core).  Prints, for the sear
 * OpenSpiel's Python ISMCTS on ``euchre`` (random-rollout evaluator) in the same run,
   when ``open_spiel`` is installed (``pip install -e .[benchmark]``): the ratio to beat;
 * arena throughput: seeded 4-player Twenty-Five games per second between the ``random``
-  and ``easy`` bots (one ``easy`` seat), through the bot interface (views and strings).
+  and ``easy`` bots (one ``easy`` seat), through the bot interface (views and strings);
+* the 2-player Svoi Kozyri solver on a fixed set of endgames (seeded deals played down
+  to a few cards each by the ``medium`` bot): value, nodes, seconds and nodes/s.
 
 The machines are shared and noisy: compare ratios from one run, not absolute figures
 across runs.
@@ -27,6 +29,8 @@ from trumps._accel import compiled_modules
 from trumps.ai._ismcts import ISMCTS, PIMC
 from trumps.ai.base import Limits
 from trumps.ai.determinize import Determinizer
+from trumps.ai.heuristics_kozyri import KozyriMediumBot
+from trumps.ai.kozyri_search import solve
 from trumps.ai.simple import EasyBot, RandomBot
 
 
@@ -126,6 +130,29 @@ def arena_rate(seconds: float) -> float:
     return games / (time.perf_counter() - start)
 
 
+def solver_endgames(cards: int, count: int) -> list[tuple[str, str | None, int, float]]:
+    """Solve ``count`` fixed duel endgames with at most ``cards`` cards in each hand."""
+    out: list[tuple[str, str | None, int, float]] = []
+    bot = KozyriMediumBot()
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        game = trumps.new_game("kozyri", seed=seed, trumps=["S", "H"])
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            hands = game.to_json()["hands"]
+            if max(len(h) for h in hands) <= cards and not game.to_json()["owes_second"]:
+                break
+            game.play(bot.decide(game.view(seat), game.legal_actions(), Limits(), rng).action)
+        if game.is_over or len(game.legal_actions()) < 2:
+            continue
+        res = solve(game, time_limit=30.0)
+        out.append((f"seed {seed}", res.value, res.nodes, res.seconds))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
@@ -159,6 +186,14 @@ def main() -> None:
             f"ratio twentyfive ISMCTS / OpenSpiel euchre ISMCTS: {tf['iterations_per_s'] / euchre:.1f}x"
         )
     print(f"arena twentyfive 4p (easy vs 3 random): {arena_rate(s):,.1f} games/s")
+    for cards in (6, 9):
+        print(f"Svoi Kozyri duel solver, endgames with ≤ {cards} cards a hand:")
+        for name, value, nodes, seconds in solver_endgames(cards, 4):
+            rate = nodes / seconds if seconds else 0.0
+            print(
+                f"  {name:>8}: {value or 'unknown (30 s budget)':<8} {nodes:>10,} nodes "
+                f"{seconds:7.3f} s  {rate:,.0f} nodes/s"
+            )
 
 
 if __name__ == "__main__":
