@@ -1,0 +1,25 @@
+"""Persistence (STYLE habit 9): game records and players behind a narrow async ``Store``."""
+
+from __future__ import annotations
+
+from trumps.store.base import (
+    GameSummary,
+    Player,
+    RunningTable,
+    Store,
+    StoreError,
+    UnknownGame,
+    UnknownPlayer,
+)
+from trumps.store.sql import SqlStore
+
+__all__ = [
+    "GameSummary",
+    "Player",
+    "RunningTable",
+    "SqlStore",
+    "Store",
+    "StoreError",
+    "UnknownGame",
+    "UnknownPlayer",
+]

@@ -1,0 +1,63 @@
+"""The SQL tables, as the queries see them; the migrations under ``migrations/`` create them."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    text,
+)
+
+RUNNING = "running"
+FINISHED = "finished"
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", Text, nullable=False),
+    Column("password_hash", Text, nullable=True),
+    sqlite_autoincrement=True,  # ids are never reused, even after a delete
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("status", String(16), nullable=False),  # RUNNING or FINISHED (stable strings)
+    Column("table_id", String(64), nullable=True),
+    Column("game", String(32), nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("seed", Text, nullable=False),  # decimal: seeds are unbounded ints
+    Column("players", JSON, nullable=False),
+    Column("actions", JSON, nullable=False),
+    Column("outcome", JSON, nullable=True),
+    Column("started", String(40), nullable=True),
+    Column("finished", String(40), nullable=True),
+    Index(
+        "ix_games_running_table",
+        "table_id",
+        unique=True,
+        sqlite_where=text("status = 'running'"),
+        postgresql_where=text("status = 'running'"),
+    ),
+    Index("ix_games_status_id", "status", "id"),
+    sqlite_autoincrement=True,  # a discarded running game's id is never reused
+)
+
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=True, index=True),
+)

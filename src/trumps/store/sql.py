@@ -1,0 +1,300 @@
+"""``SqlStore``: the store on SQLAlchemy 2 async — SQLite (aiosqlite) or PostgreSQL (asyncpg)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Row, delete, event, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from trumps.records import FORMAT, InvalidRecord, replay
+from trumps.store._tables import FINISHED, RUNNING, game_players, games, players
+from trumps.store.base import (
+    GameSummary,
+    Player,
+    RunningTable,
+    Store,
+    UnknownGame,
+    UnknownPlayer,
+)
+
+__all__ = ["SqlStore"]
+
+_MIGRATIONS = Path(__file__).parent / "migrations"
+_KEYS = {"format", "game", "rules", "seed", "players", "actions", "outcome", "started", "finished"}
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers do not block the writer; foreign keys are off by default in SQLite.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _check_shape(record: Mapping[str, Any]) -> None:
+    if not isinstance(record, Mapping) or set(record) != _KEYS:
+        raise InvalidRecord(f"a record needs exactly the keys {sorted(_KEYS)}")
+    if record["format"] != FORMAT:
+        raise InvalidRecord(f"record format must be {FORMAT!r}, not {record['format']!r}")
+    seed = record["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise InvalidRecord(f"record seed must be a whole number ≥ 0, not {seed!r}")
+    if not isinstance(record["players"], list) or not isinstance(record["actions"], list):
+        raise InvalidRecord("record players and actions must be lists")
+
+
+def _seats(record: Mapping[str, Any], player_ids: Sequence[int | None] | None) -> list[int | None]:
+    n = len(record["players"])
+    if player_ids is None:
+        return [None] * n
+    ids = list(player_ids)
+    if len(ids) != n:
+        raise ValueError(f"a game of {n} seats needs {n} player ids, got {len(ids)}")
+    return ids
+
+
+def _values(record: Mapping[str, Any], status: str, table_id: str | None) -> dict[str, Any]:
+    return {
+        "status": status,
+        "table_id": table_id,
+        "game": record["game"],
+        "rules": dict(record["rules"]),
+        "seed": str(record["seed"]),
+        "players": list(record["players"]),
+        "actions": list(record["actions"]),
+        "outcome": None if record["outcome"] is None else dict(record["outcome"]),
+        "started": record["started"],
+        "finished": record["finished"],
+    }
+
+
+def _record(row: Row[Any]) -> dict[str, Any]:
+    m = row._mapping
+    return {
+        "format": FORMAT,
+        "game": m["game"],
+        "rules": m["rules"],
+        "seed": int(m["seed"]),
+        "players": m["players"],
+        "actions": m["actions"],
+        "outcome": m["outcome"],
+        "started": m["started"],
+        "finished": m["finished"],
+    }
+
+
+class SqlStore(Store):
+    """The store in an SQL database named by a SQLAlchemy URL.
+
+    ``sqlite+aiosqlite:///path/to.db`` or ``postgresql+asyncpg://user@host/db``; extra
+    keywords go to ``create_async_engine`` (e.g. ``connect_args``).  Call ``create()``
+    before use: it runs the packaged Alembic migrations up to the newest revision.
+    """
+
+    def __init__(self, url: str, **engine_options: Any) -> None:
+        self.url = url
+        self._engine: AsyncEngine = create_async_engine(url, **engine_options)
+        if self._engine.dialect.name == "sqlite":
+            event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
+
+    async def create(self) -> None:
+        async with self._engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    # -- players ------------------------------------------------------------------------
+    async def add_player(self, name: str, password_hash: str | None = None) -> int:
+        async with self._engine.begin() as conn:
+            result = await conn.execute(
+                insert(players)
+                .values(name=name, password_hash=password_hash)
+                .returning(players.c.id)
+            )
+            return int(result.scalar_one())
+
+    async def get_player(self, player_id: int) -> Player:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(players).where(players.c.id == player_id))
+            ).one_or_none()
+        if row is None:
+            raise UnknownPlayer(f"no player has id {player_id!r}")
+        return Player(id=row.id, name=row.name, password_hash=row.password_hash)
+
+    # -- games --------------------------------------------------------------------------
+    async def save_game(
+        self,
+        record: Mapping[str, Any],
+        table_id: str | None = None,
+        player_ids: Sequence[int | None] | None = None,
+    ) -> int:
+        _check_shape(record)
+        if replay(record).outcome is None:
+            raise InvalidRecord("save_game needs a finished game; use update_running")
+        seats = _seats(record, player_ids)
+        values = _values(record, FINISHED, table_id)
+        async with self._engine.begin() as conn:
+            running = await self._running_id(conn, table_id) if table_id is not None else None
+            if running is None:
+                result = await conn.execute(insert(games).values(values).returning(games.c.id))
+                game_id = int(result.scalar_one())
+            else:
+                game_id = running
+                await conn.execute(update(games).where(games.c.id == game_id).values(values))
+            await self._set_seats(conn, game_id, seats)
+        return game_id
+
+    async def update_running(
+        self,
+        table_id: str,
+        record: Mapping[str, Any],
+        player_ids: Sequence[int | None] | None = None,
+    ) -> int:
+        _check_shape(record)
+        if record["outcome"] is not None:
+            raise InvalidRecord("a running record has a null outcome; use save_game")
+        seats = _seats(record, player_ids)
+        values = _values(record, RUNNING, table_id)
+        async with self._engine.begin() as conn:
+            game_id = await self._running_id(conn, table_id)
+            if game_id is None:
+                result = await conn.execute(insert(games).values(values).returning(games.c.id))
+                game_id = int(result.scalar_one())
+                await self._set_seats(conn, game_id, seats)
+            else:
+                await conn.execute(update(games).where(games.c.id == game_id).values(values))
+                if player_ids is not None:
+                    await self._set_seats(conn, game_id, seats)
+        return game_id
+
+    async def discard_running(self, table_id: str) -> None:
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                delete(games).where(games.c.status == RUNNING, games.c.table_id == table_id)
+            )
+
+    async def running_tables(self) -> list[RunningTable]:
+        async with self._engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(games).where(games.c.status == RUNNING).order_by(games.c.id)
+                )
+            ).all()
+            seats = await self._seats_of(conn, [row.id for row in rows])
+        return [
+            RunningTable(
+                game_id=row.id,
+                table_id=row.table_id,
+                player_ids=seats.get(row.id, []),
+                record=_record(row),
+            )
+            for row in rows
+        ]
+
+    async def finished_games(
+        self, player: int | None = None, limit: int = 50, offset: int = 0
+    ) -> list[GameSummary]:
+        if limit < 0 or offset < 0:
+            raise ValueError(f"limit and offset must be ≥ 0, not {limit!r} and {offset!r}")
+        query = select(
+            games.c.id,
+            games.c.table_id,
+            games.c.game,
+            games.c.players,
+            games.c.outcome,
+            games.c.started,
+            games.c.finished,
+        ).where(games.c.status == FINISHED)
+        if player is not None:
+            query = query.where(
+                games.c.id.in_(
+                    select(game_players.c.game_id).where(game_players.c.player_id == player)
+                )
+            )
+        query = query.order_by(games.c.id.desc()).limit(limit).offset(offset)
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            seats = await self._seats_of(conn, [row.id for row in rows])
+        return [
+            GameSummary(
+                id=row.id,
+                table_id=row.table_id,
+                game=row.game,
+                players=row.players,
+                player_ids=seats.get(row.id, []),
+                outcome=row.outcome,
+                started=row.started,
+                finished=row.finished,
+            )
+            for row in rows
+        ]
+
+    async def get_game(self, game_id: int, include_running: bool = False) -> dict[str, Any]:
+        query = select(games).where(games.c.id == game_id)
+        if not include_running:
+            query = query.where(games.c.status == FINISHED)
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(query)).one_or_none()
+        if row is None:
+            kind = "game" if include_running else "finished game"
+            raise UnknownGame(f"no {kind} has id {game_id!r}")
+        return _record(row)
+
+    # -- helpers ------------------------------------------------------------------------
+    @staticmethod
+    async def _running_id(conn: AsyncConnection, table_id: str) -> int | None:
+        result = await conn.execute(
+            select(games.c.id).where(games.c.status == RUNNING, games.c.table_id == table_id)
+        )
+        found = result.scalar_one_or_none()
+        return None if found is None else int(found)
+
+    @staticmethod
+    async def _set_seats(conn: AsyncConnection, game_id: int, seats: list[int | None]) -> None:
+        await conn.execute(delete(game_players).where(game_players.c.game_id == game_id))
+        await conn.execute(
+            insert(game_players),
+            [{"game_id": game_id, "seat": s, "player_id": p} for s, p in enumerate(seats)],
+        )
+
+    @staticmethod
+    async def _seats_of(conn: AsyncConnection, ids: list[int]) -> dict[int, list[int | None]]:
+        if not ids:
+            return {}
+        rows = (
+            await conn.execute(
+                select(game_players.c.game_id, game_players.c.player_id)
+                .where(game_players.c.game_id.in_(ids))
+                .order_by(game_players.c.game_id, game_players.c.seat)
+            )
+        ).all()
+        out: dict[int, list[int | None]] = {}
+        for game_id, player_id in rows:
+            out.setdefault(game_id, []).append(player_id)
+        return out
+
+
+def _alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def _upgrade(connection: Connection) -> None:
+    command.upgrade(_alembic_config(connection), "head")
+
+
+def schema_revision_head() -> str | None:
+    """The newest migration revision shipped with this package."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head()

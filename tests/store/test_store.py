@@ -1,0 +1,286 @@
+"""The store (STYLE habit 9) on SQLite and on the PostgreSQL server on localhost.
+
+Every test runs on both backends.  PostgreSQL tests each get a fresh schema (first on
+``search_path``), so they are isolated from each other and from parallel workers.
+The async bodies run under ``asyncio.run`` in sync tests: pytest-asyncio is not needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import create_async_engine
+
+import trumps
+from trumps.records import InvalidRecord, record_of, replay
+from trumps.store import Player, SqlStore, UnknownGame, UnknownPlayer
+from trumps.store._tables import metadata
+from trumps.store.sql import schema_revision_head
+
+PG_URL = "postgresql+asyncpg://postgres@localhost/test"
+TABLES = {"players", "games", "game_players", "alembic_version"}
+
+
+class Db:
+    """One empty database (SQLite file or PostgreSQL schema); opens stores on it."""
+
+    def __init__(self, url: str, options: dict[str, Any]) -> None:
+        self.url = url
+        self.options = options
+        self.stores: list[SqlStore] = []
+
+    @property
+    def backend(self) -> str:
+        return self.url.split(":")[0].split("+")[0]
+
+    async def opened(self) -> SqlStore:
+        store = SqlStore(self.url, **self.options)
+        self.stores.append(store)
+        await store.create()
+        return store
+
+    def run(self, body: Callable[[], Awaitable[None]]) -> None:
+        """Run ``body`` in a fresh event loop, closing every store it opened."""
+
+        async def main() -> None:
+            try:
+                await body()
+            finally:
+                for store in self.stores:
+                    await store.close()
+                self.stores.clear()
+
+        asyncio.run(main())
+
+    def on_store(self, body: Callable[[SqlStore], Awaitable[None]]) -> None:
+        """Run ``body`` with a freshly created store."""
+
+        async def main() -> None:
+            await body(await self.opened())
+
+        self.run(main)
+
+
+async def _pg(sql: str) -> None:
+    admin = create_async_engine(PG_URL)
+    try:
+        async with admin.begin() as conn:
+            await conn.execute(text(sql))
+    finally:
+        await admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Db]:
+    if request.param == "sqlite":
+        yield Db(f"sqlite+aiosqlite:///{tmp_path / 'trumps.db'}", {})
+        return
+    schema = f"t_{uuid.uuid4().hex}"
+    asyncio.run(_pg(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield Db(PG_URL, {"connect_args": {"server_settings": {"search_path": schema}}})
+    finally:
+        asyncio.run(_pg(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+def _finished(game_id: str, players: int, seed: int) -> trumps.Game:
+    game = trumps.new_game(game_id, players=players, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_actions()))
+    return game
+
+
+def _running(game_id: str, players: int, seed: int, moves: int) -> trumps.Game:
+    game = trumps.new_game(game_id, players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.play(rng.choice(game.legal_actions()))
+    assert not game.is_over
+    return game
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "seed"),
+    [("kozyri", 2, 3), ("twentyfive", 4, 2**70 + 11)],  # a seed beyond 64 bits survives
+)
+def test_finished_game_round_trip_replays(db: Db, game_id: str, players: int, seed: int) -> None:
+    async def body(store: SqlStore) -> None:
+        game = _finished(game_id, players, seed)
+        names = [f"Игрок {s}" for s in range(players)]  # non-ASCII names survive too
+        record = record_of(game, names, started="2026-11-29T10:00:00+00:00")
+        game_id_ = await store.save_game(record)
+        got = await store.get_game(game_id_)
+        assert got == record
+        again = replay(got)
+        assert again.to_json() == game.to_json()
+        assert again.history == game.history
+
+    db.on_store(body)
+
+
+def test_resigned_game_is_stored_with_its_outcome(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        game = _running("kozyri", 2, 9, 5)
+        game.resign(1)
+        record = record_of(game, ["a", "b"])
+        got = await store.get_game(await store.save_game(record))
+        assert replay(got).outcome == game.outcome
+
+    db.on_store(body)
+
+
+def test_running_tables_update_list_and_finish(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("alice")
+        assert await store.running_tables() == []
+        game = _running("twentyfive", 3, 7, 2)
+        first = await store.update_running("t1", record_of(game), [alice, None, None])
+        other = await store.update_running("t2", record_of(_running("kozyri", 2, 4, 1)))
+        assert other != first
+        for _ in range(3):
+            game.play(game.legal_actions()[0])
+        # Write-behind of the action list: same row, newest actions.
+        assert await store.update_running("t1", record_of(game)) == first
+        tables = await store.running_tables()
+        assert [(t.table_id, t.game_id) for t in tables] == [("t1", first), ("t2", other)]
+        assert tables[0].player_ids == [alice, None, None]  # kept when not passed again
+        assert tables[0].record == record_of(game)
+        assert replay(tables[0].record).to_json() == game.to_json()  # a restart can resume
+        assert await store.finished_games() == []
+        # A running game's record holds the seed: not served as a finished game.
+        with pytest.raises(UnknownGame):
+            await store.get_game(first)
+        assert (await store.get_game(first, include_running=True))["actions"] == game.history
+
+        while not game.is_over:
+            game.play(game.legal_actions()[0])
+        assert await store.save_game(record_of(game), "t1", [alice, None, None]) == first
+        await store.discard_running("t2")
+        await store.discard_running("no such table")
+        assert await store.running_tables() == []
+        [summary] = await store.finished_games(player=alice)
+        assert summary.id == first and summary.table_id == "t1"
+        assert summary.player_ids == [alice, None, None]
+        # The table can start its next game: a new running row, a new id.
+        nxt = await store.update_running("t1", record_of(_running("kozyri", 2, 5, 1)))
+        assert nxt not in (first, other)
+
+    db.on_store(body)
+
+
+def test_history_pages_newest_first_and_filters_by_player(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("alice", "$argon2id$v=19$fake")
+        bob = await store.add_player("bob")
+        assert await store.get_player(alice) == Player(alice, "alice", "$argon2id$v=19$fake")
+        assert (await store.get_player(bob)).password_hash is None
+        ids = []
+        for seed in range(5):
+            seats = [alice, bob] if seed % 2 == 0 else [bob, None]
+            ids.append(await store.save_game(record_of(_finished("kozyri", 2, seed)), None, seats))
+        newest_first = list(reversed(ids))
+        pages = [await store.finished_games(limit=2, offset=o) for o in (0, 2, 4, 6)]
+        assert [[s.id for s in page] for page in pages] == [
+            newest_first[0:2],
+            newest_first[2:4],
+            newest_first[4:5],
+            [],
+        ]
+        assert [s.id for s in await store.finished_games(player=alice)] == newest_first[::2]
+        assert [s.id for s in await store.finished_games(player=bob)] == newest_first
+        assert [s.id for s in await store.finished_games(player=alice, limit=1, offset=1)] == [
+            ids[2]
+        ]
+        summary = (await store.finished_games(limit=1))[0]
+        assert summary.players == ["Seat 0", "Seat 1"]
+        assert summary.outcome is not None and summary.finished is not None
+        with pytest.raises(ValueError, match="limit and offset"):
+            await store.finished_games(limit=-1)
+
+    db.on_store(body)
+
+
+def test_unknown_ids_and_bad_records_give_clear_errors(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        with pytest.raises(UnknownGame, match="no finished game has id 12345"):
+            await store.get_game(12345)
+        with pytest.raises(UnknownGame, match="no game has id 12345"):
+            await store.get_game(12345, include_running=True)
+        with pytest.raises(UnknownPlayer, match="no player has id 777"):
+            await store.get_player(777)
+        running = record_of(_running("kozyri", 2, 1, 2))
+        with pytest.raises(InvalidRecord, match="finished game"):
+            await store.save_game(running)
+        finished = record_of(_finished("kozyri", 2, 1))
+        with pytest.raises(InvalidRecord, match="null outcome"):
+            await store.update_running("t", finished)
+        tampered = dict(finished, actions=finished["actions"][:-1])
+        with pytest.raises(InvalidRecord):
+            await store.save_game(tampered)
+        with pytest.raises(InvalidRecord, match="keys"):
+            await store.save_game({"game": "kozyri"})
+        with pytest.raises(ValueError, match="2 seats needs 2 player ids"):
+            await store.save_game(finished, None, [None])
+        # A player id that does not exist is refused by the foreign key (SQLite too).
+        with pytest.raises(IntegrityError):
+            await store.save_game(finished, None, [424242, None])
+        assert await store.finished_games() == [] and await store.running_tables() == []
+
+    db.on_store(body)
+
+
+def _schema(conn: Connection) -> tuple[set[str], list[tuple[Any, ...]]]:
+    tables = set(inspect(conn).get_table_names())
+    diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    return tables, diff
+
+
+def test_migrations_create_schema_and_are_idempotent(db: Db) -> None:
+    async def body() -> None:
+        engine = create_async_engine(db.url, **db.options)
+        try:
+            async with engine.connect() as conn:
+                assert (await conn.run_sync(_schema))[0] == set()  # empty database
+            store = await db.opened()
+            async with engine.connect() as conn:
+                tables, diff = await conn.run_sync(_schema)
+                version = (
+                    await conn.execute(text("SELECT version_num FROM alembic_version"))
+                ).all()
+            assert tables == TABLES
+            assert diff == []  # the migrations build exactly what the queries expect
+            assert version == [(schema_revision_head(),)]
+            record = record_of(_finished("twentyfive", 4, 8))
+            saved = await store.save_game(record)
+            running = await store.update_running("t", record_of(_running("kozyri", 2, 2, 3)))
+            await store.create()  # again on the same store: nothing happens
+            await store.close()
+
+            restarted = await db.opened()  # a restart migrates again: still one revision, data kept
+            assert await restarted.get_game(saved) == record
+            assert [t.game_id for t in await restarted.running_tables()] == [running]
+            async with engine.connect() as conn:
+                version = (
+                    await conn.execute(text("SELECT version_num FROM alembic_version"))
+                ).all()
+            assert version == [(schema_revision_head(),)]
+            if db.backend == "sqlite":
+                async with engine.connect() as conn:
+                    mode = (await conn.execute(text("PRAGMA journal_mode"))).scalar_one()
+                assert mode == "wal"
+        finally:
+            await engine.dispose()
+
+    db.run(body)
