@@ -106,7 +106,8 @@ def test_time_limit_is_respected(bot_class: type[Bot]) -> None:
     )
     elapsed = time.perf_counter() - start
     assert d.action in game.legal_actions()
-    assert elapsed < 0.08 + 0.1  # a loaded machine's slack; the search itself stops in time
+    # Slack for a loaded CI machine; a search ignoring its limit would run for ever here.
+    assert elapsed < 0.08 + 0.6
 
 
 def test_node_limit_stops_the_search() -> None:
