@@ -1,0 +1,1 @@
+"""The game server (issue 4): protocol, table actors, the ASGI app."""

@@ -1,0 +1,441 @@
+"""The online wire protocol (SPEC §8, docs/protocol.md) as msgspec message types.
+
+Every message is a JSON object with a ``"type"`` tag.  Client → server messages form the
+``ClientMessage`` union, server → client messages the ``ServerMessage`` union.  Decoding
+client input never raises anything but ``ProtocolError`` whose ``code`` is one of the closed
+``ERROR_CODES``; nothing is interpreted beyond the declared types (names and chat are plain,
+length-limited text with control characters stripped).
+
+``python -m trumps.server.protocol`` prints the JSON Schema of both unions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Annotated, Any, Final, Literal, TypeAlias, get_args
+
+import msgspec
+from msgspec import Meta
+
+PROTOCOL_VERSION: Final = 1
+MAX_MESSAGE_BYTES: Final = 16 * 1024
+MAX_NAME_CHARS: Final = 32
+MAX_CHAT_CHARS: Final = 300
+MAX_SEATS: Final = 8
+
+# The closed list of error codes, with their meanings (docs/protocol.md mirrors this table).
+ERROR_CODES: Final[dict[str, str]] = {
+    "bad_json": "The frame is not valid UTF-8 JSON, or not a JSON object.",
+    "unknown_type": "The message has no string `type`, or a `type` the server does not know.",
+    "bad_field": "A field is missing, unknown, of the wrong type or out of range (the message names it).",
+    "too_large": "The frame is larger than MAX_MESSAGE_BYTES (16 KiB).",
+    "bad_version": "`hello` asked for a protocol version the server does not speak.",
+    "not_hello": "The first message on a connection was not `hello`.",
+    "bad_token": "The resume token is forged, expired or belongs to someone else.",
+    "bad_rules": "Unknown game, rule preset or option, or an impossible seat list.",
+    "no_such_table": "No table with that id (or it is private and the id is wrong).",
+    "table_full": "The table (or the requested seat) has no open seat.",
+    "not_seated": "The connection holds no seat at that table, so it cannot act, resign or chat there.",
+    "not_your_turn": "The seat is not the one to move.",
+    "invalid_action": "The action string is not an action at all (trumps.InvalidAction).",
+    "illegal_action": "A well-formed action that the rules do not allow now (trumps.IllegalAction).",
+    "stale_event": "The expected event number is not the table's latest; resync first.",
+    "game_over": "The game at that table has ended.",
+    "rate_limited": "Too many messages on this connection; slow down.",
+    "internal_error": "The server failed; the request changed nothing.",
+}
+
+ErrorCode: TypeAlias = Literal[
+    "bad_json",
+    "unknown_type",
+    "bad_field",
+    "too_large",
+    "bad_version",
+    "not_hello",
+    "bad_token",
+    "bad_rules",
+    "no_such_table",
+    "table_full",
+    "not_seated",
+    "not_your_turn",
+    "invalid_action",
+    "illegal_action",
+    "stale_event",
+    "game_over",
+    "rate_limited",
+    "internal_error",
+]
+assert tuple(get_args(ErrorCode)) == tuple(ERROR_CODES), "ErrorCode and ERROR_CODES differ"
+
+GameId: TypeAlias = Literal["kozyri", "twentyfive"]
+BotLevel: TypeAlias = Literal["random", "easy", "medium", "hard", "expert"]
+SeatKind: TypeAlias = Literal["human", "random", "easy", "medium", "hard", "expert"]
+Reason: TypeAlias = Literal[
+    "out_of_cards", "draw_rule", "repetition", "max_plies", "target", "resigned", "timeout"
+]
+EventKind: TypeAlias = Literal[
+    "start", "action", "resign", "timeout", "join", "leave", "takeover", "return"
+]
+
+Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Token = Annotated[str, Meta(min_length=1, max_length=128)]
+Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_CHARS)]
+ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
+ActionText = Annotated[str, Meta(min_length=1, max_length=32)]
+Preset = Annotated[str, Meta(min_length=1, max_length=32)]
+SeatNo = Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+EventNo = Annotated[int, Meta(ge=0)]
+Seconds = Annotated[float, Meta(ge=0, le=24 * 3600)]
+Options = Annotated[dict[str, Any], Meta(max_length=32)]
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with control and invisible formatting characters removed; never interpreted."""
+    return _CONTROL.sub("", text)
+
+
+class ProtocolError(ValueError):
+    """Bad client input: ``code`` is one of ``ERROR_CODES``, ``message`` says what is wrong."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown protocol error code {code!r}")
+        super().__init__(f"{code}: {message}")
+        self.code: ErrorCode = code
+        self.message = message
+
+
+class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    """Base of every message: a JSON object tagged by ``type``."""
+
+
+class _Part(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Base of nested, untagged objects."""
+
+
+# ---------------------------------------------------------------- nested objects
+
+
+class TimeControl(_Part, kw_only=True):
+    """A Fischer clock: ``base`` seconds per player plus ``increment`` seconds per move."""
+
+    base: Annotated[float, Meta(gt=0, le=24 * 3600)]
+    increment: Seconds = 0.0
+
+
+class SeatInfo(_Part, kw_only=True):
+    """A seat as everyone at the table sees it."""
+
+    seat: SeatNo
+    name: Name | None = None
+    bot: BotLevel | None = None
+    connected: bool = False
+
+
+class TableSummary(_Part, kw_only=True):
+    """One row of the public table list."""
+
+    table_id: Id
+    game: GameId
+    rules: Preset | Options
+    seats: list[SeatInfo]
+    open_seats: Annotated[int, Meta(ge=0)]
+    started: bool
+    time_control: TimeControl | None = None
+
+
+class OutcomeInfo(_Part, kw_only=True):
+    """An outcome in its SPEC §5 JSON form."""
+
+    winners: list[SeatNo]
+    losers: list[SeatNo]
+    draw: bool
+    reason: Reason
+
+
+# ---------------------------------------------------------------- client → server
+
+
+class Hello(_Msg, tag="hello", kw_only=True):
+    """First message on a connection: who I am, and a resume token to get my seats back."""
+
+    protocol: Annotated[int, Meta(ge=1)]
+    name: Name
+    resume_token: Token | None = None
+
+    def __post_init__(self) -> None:
+        self.name = clean_text(self.name).strip()
+        if not self.name:
+            raise ValueError("name must contain visible characters - at `$.name`")
+
+
+class CreateTable(_Msg, tag="create_table", kw_only=True):
+    """Create a table; each seat is ``"human"`` (open for a person) or a bot level."""
+
+    game: GameId
+    rules: Preset | Options | None = None
+    seats: Annotated[list[SeatKind], Meta(min_length=2, max_length=MAX_SEATS)]
+    time_control: TimeControl | None = None
+    private: bool = False
+    grace: Seconds = 30.0
+
+
+class JoinTable(_Msg, tag="join_table", kw_only=True):
+    """Sit at a table (any open seat, or ``seat``); a taken or full table is ``table_full``."""
+
+    table_id: Id
+    seat: SeatNo | None = None
+
+
+class LeaveTable(_Msg, tag="leave_table", kw_only=True):
+    """Give up the seat (a running game continues with a bot) or stop spectating."""
+
+    table_id: Id
+
+
+class Spectate(_Msg, tag="spectate", kw_only=True):
+    """Watch a table; spectators receive the public view only."""
+
+    table_id: Id
+
+
+class ListTables(_Msg, tag="list_tables", kw_only=True):
+    """Ask for the public table list (also pushed on change while in the lobby)."""
+
+    game: GameId | None = None
+
+
+class QuickMatch(_Msg, tag="quick_match", kw_only=True):
+    """Pair me with the next person waiting for the same game and rules."""
+
+    game: GameId
+    rules: Preset | Options | None = None
+
+
+class PlayComputer(_Msg, tag="play_computer", kw_only=True):
+    """Start a game against bots at once: ``players`` seats, me in seat 0."""
+
+    game: GameId
+    players: Annotated[int, Meta(ge=2, le=MAX_SEATS)] = 2
+    level: BotLevel = "medium"
+    rules: Preset | Options | None = None
+
+
+class Action(_Msg, tag="action", kw_only=True):
+    """Play ``action`` (SPEC §3 syntax); ``expected`` is the last event number I have seen."""
+
+    table_id: Id
+    action: ActionText
+    expected: EventNo
+
+
+class Resign(_Msg, tag="resign", kw_only=True):
+    """Resign the game at this table."""
+
+    table_id: Id
+
+
+class ChatSend(_Msg, tag="chat", kw_only=True):
+    """Say something at a table (plain text, at most 300 characters)."""
+
+    table_id: Id
+    text: ChatText
+
+    def __post_init__(self) -> None:
+        self.text = clean_text(self.text).strip()
+        if not self.text:
+            raise ValueError("text must contain visible characters - at `$.text`")
+
+
+class Resync(_Msg, tag="resync", kw_only=True):
+    """I missed events after ``last_event``: send me a fresh ``table_state``."""
+
+    table_id: Id
+    last_event: EventNo
+
+
+class Ping(_Msg, tag="ping", kw_only=True):
+    """Keep-alive; answered by ``pong`` with the same ``nonce``."""
+
+    nonce: Annotated[int, Meta(ge=0)] | None = None
+
+
+ClientMessage: TypeAlias = (
+    Hello
+    | CreateTable
+    | JoinTable
+    | LeaveTable
+    | Spectate
+    | ListTables
+    | QuickMatch
+    | PlayComputer
+    | Action
+    | Resign
+    | ChatSend
+    | Resync
+    | Ping
+)
+
+# ---------------------------------------------------------------- server → client
+
+
+class Welcome(_Msg, tag="welcome", kw_only=True):
+    """Answer to ``hello``: my player id, cleaned name and the token to resume with."""
+
+    player_id: Id
+    name: Name
+    resume_token: Token
+    protocol: int = PROTOCOL_VERSION
+
+
+class Error(_Msg, tag="error", kw_only=True):
+    """A rejected request; the request changed nothing and the connection stays open."""
+
+    code: ErrorCode
+    message: str
+    table_id: Id | None = None
+
+
+class TableList(_Msg, tag="table_list", kw_only=True):
+    """The public tables."""
+
+    tables: list[TableSummary]
+
+
+class TableState(_Msg, tag="table_state", kw_only=True):
+    """A full snapshot of a table for one recipient (after join, spectate or resync)."""
+
+    table_id: Id
+    game: GameId
+    rules: Options
+    seats: list[SeatInfo]
+    seat: SeatNo | None
+    event: EventNo
+    view: dict[str, Any]
+    legal: list[str]
+    to_move: SeatNo | None
+    clocks: list[float] | None = None
+    private: bool = False
+
+
+class Event(_Msg, tag="event", kw_only=True):
+    """Event number ``number`` at a table, with the recipient's view after it."""
+
+    table_id: Id
+    number: Annotated[int, Meta(ge=1)]
+    kind: EventKind
+    seat: SeatNo | None = None
+    action: str | None = None
+    by_bot: bool = False
+    view: dict[str, Any]
+    legal: list[str]
+    to_move: SeatNo | None
+    clocks: list[float] | None = None
+
+
+class ChatPosted(_Msg, tag="chat", kw_only=True):
+    """Chat said at a table; ``text`` is plain text, never markup."""
+
+    table_id: Id
+    seat: SeatNo | None
+    name: Name
+    text: ChatText
+
+
+class Pong(_Msg, tag="pong", kw_only=True):
+    """Answer to ``ping``."""
+
+    nonce: int | None = None
+
+
+class GameOver(_Msg, tag="game_over", kw_only=True):
+    """The game at a table ended; the record is stored under ``record_id``."""
+
+    table_id: Id
+    outcome: OutcomeInfo
+    record_id: str | None = None
+
+
+ServerMessage: TypeAlias = (
+    Welcome | Error | TableList | TableState | Event | ChatPosted | Pong | GameOver
+)
+
+CLIENT_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
+    str(c.__struct_config__.tag): c for c in get_args(ClientMessage)
+}
+SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
+    str(c.__struct_config__.tag): c for c in get_args(ServerMessage)
+}
+
+_client_decoder: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
+_server_decoder: msgspec.json.Decoder[ServerMessage] = msgspec.json.Decoder(ServerMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def encode(msg: msgspec.Struct) -> bytes:
+    """The JSON bytes of a message."""
+    return _encoder.encode(msg)
+
+
+def _classify(raw: bytes, exc: msgspec.ValidationError) -> ProtocolError:
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return ProtocolError("bad_json", "not valid JSON")
+    if not isinstance(obj, dict):
+        return ProtocolError("bad_json", "a message must be a JSON object")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        return ProtocolError("unknown_type", "the message has no string `type` field")
+    if kind not in CLIENT_TYPES:
+        return ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+    return ProtocolError("bad_field", f"{kind}: {exc}")
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """Parse one client frame; raises ``ProtocolError`` with a code from ``ERROR_CODES``."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES}"
+        )
+    try:
+        return _client_decoder.decode(raw)
+    except msgspec.ValidationError as exc:
+        raise _classify(raw, exc) from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+
+
+def decode_server(data: bytes | str) -> ServerMessage:
+    """Parse one server frame (for clients and tests); raises ``msgspec.DecodeError``."""
+    return _server_decoder.decode(data)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of both unions, with shared definitions under ``$defs``."""
+    (client, server), defs = msgspec.json.schema_components(
+        (ClientMessage, ServerMessage), ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"trumps wire protocol, version {PROTOCOL_VERSION}",
+        "protocol": PROTOCOL_VERSION,
+        "max_message_bytes": MAX_MESSAGE_BYTES,
+        "client_message": client,
+        "server_message": server,
+        "$defs": defs,
+    }
+
+
+def main() -> None:
+    """Print the JSON Schema (``python -m trumps.server.protocol > protocol.schema.json``)."""
+    sys.stdout.write(json.dumps(json_schema(), indent=2, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The wire protocol's message types, decoding errors, schema and documentation."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, get_args
+
+import msgspec
+import pytest
+
+from trumps.ai import BOTS
+from trumps.games import GAMES
+from trumps.games.base import REASONS
+from trumps.server import protocol as p
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+CLIENT_SAMPLES: list[p.ClientMessage] = [
+    p.Hello(protocol=1, name="Olena"),
+    p.Hello(protocol=1, name="Taras", resume_token="r-abc"),
+    p.CreateTable(game="kozyri", seats=["human", "hard"]),
+    p.CreateTable(
+        game="twentyfive",
+        rules={"target": 25},
+        seats=["human", "human", "easy", "expert"],
+        time_control=p.TimeControl(base=300.0, increment=5.0),
+        private=True,
+        grace=10.0,
+    ),
+    p.JoinTable(table_id="t-1"),
+    p.JoinTable(table_id="t-1", seat=2),
+    p.LeaveTable(table_id="t-1"),
+    p.Spectate(table_id="t-1"),
+    p.ListTables(),
+    p.ListTables(game="twentyfive"),
+    p.QuickMatch(game="kozyri"),
+    p.PlayComputer(game="twentyfive", players=4, level="expert"),
+    p.Action(table_id="t-1", action="AS", expected=0),
+    p.Resign(table_id="t-1"),
+    p.ChatSend(table_id="t-1", text="hello <b>world</b> & co"),
+    p.Resync(table_id="t-1", last_event=9),
+    p.Ping(),
+    p.Ping(nonce=3),
+]
+
+
+def test_samples_cover_every_client_type() -> None:
+    assert {type(m) for m in CLIENT_SAMPLES} == set(get_args(p.ClientMessage))
+
+
+@pytest.mark.parametrize("msg", CLIENT_SAMPLES, ids=lambda m: type(m).__name__)
+def test_client_messages_round_trip(msg: p.ClientMessage) -> None:
+    data = p.encode(msg)
+    assert json.loads(data)["type"] == type(msg).__struct_config__.tag
+    assert p.decode_client(data) == msg
+    assert p.decode_client(data.decode()) == msg
+
+
+def test_chat_and_names_are_plain_text() -> None:
+    msg = p.decode_client(
+        json.dumps({"type": "hello", "protocol": 1, "name": " A\u0000n\u202ena\u0007 "})
+    )
+    assert isinstance(msg, p.Hello) and msg.name == "Anna"
+    chat = p.decode_client(
+        json.dumps({"type": "chat", "table_id": "t", "text": "<script>x</script>\r\n"})
+    )
+    assert isinstance(chat, p.ChatSend) and chat.text == "<script>x</script>"
+
+
+def _doc_examples() -> list[dict[str, Any]]:
+    blocks = re.findall(r"```json\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    return [json.loads(b) for b in blocks]
+
+
+def test_doc_examples_decode_as_their_type() -> None:
+    examples = _doc_examples()
+    seen_client, seen_server = set(), set()
+    for ex in examples:
+        raw = json.dumps(ex)
+        heading_type = ex["type"]
+        # "chat" is both a client and a server message: try the client union first,
+        # and validate server-only fields through the server union.
+        if heading_type in p.CLIENT_TYPES and not set(ex) - _fields(p.CLIENT_TYPES[heading_type]):
+            msg: msgspec.Struct = p.decode_client(raw)
+            seen_client.add(heading_type)
+        else:
+            msg = p.decode_server(raw)
+            seen_server.add(heading_type)
+        assert json.loads(p.encode(msg)) == {**json.loads(p.encode(msg)), **ex}
+    assert seen_client == set(p.CLIENT_TYPES)
+    assert seen_server == set(p.SERVER_TYPES)
+
+
+def _fields(cls: type[msgspec.Struct]) -> set[str]:
+    return {"type", *cls.__struct_fields__}
+
+
+LONG = "x" * (p.MAX_MESSAGE_BYTES + 1)
+
+BAD_INPUTS: list[tuple[str, bytes | str]] = [
+    ("bad_json", b"{"),
+    ("bad_json", b"not json"),
+    ("bad_json", b"\xff\xfe"),
+    ("bad_json", b"[1, 2]"),
+    ("bad_json", b'"hello"'),
+    ("unknown_type", b"{}"),
+    ("unknown_type", b'{"type": 3}'),
+    ("unknown_type", b'{"type": "launch_missiles"}'),
+    ("bad_field", b'{"type": "hello", "protocol": 1}'),
+    ("bad_field", b'{"type": "hello", "protocol": "1", "name": "a"}'),
+    ("bad_field", b'{"type": "hello", "protocol": true, "name": "a"}'),
+    ("bad_field", b'{"type": "ping", "extra": 1}'),
+    ("bad_field", b'{"type": "action", "table_id": "t", "action": "AS"}'),
+    ("bad_field", b'{"type": "action", "table_id": "t", "action": "AS", "expected": -1}'),
+    ("bad_field", b'{"type": "join_table", "table_id": "t", "seat": "0"}'),
+    ("bad_field", b'{"type": "create_table", "game": "chess", "seats": ["human", "human"]}'),
+    ("bad_field", b'{"type": "create_table", "game": "kozyri", "seats": ["human", "god"]}'),
+    ("bad_field", b'{"type": "create_table", "game": "kozyri", "seats": ["human"]}'),
+    ("bad_field", b'{"type": "play_computer", "game": "kozyri", "level": "godlike"}'),
+    ("bad_field", json.dumps({"type": "hello", "protocol": 1, "name": "n" * 33})),
+    ("bad_field", json.dumps({"type": "hello", "protocol": 1, "name": "\u0001\u0002"})),
+    ("bad_field", json.dumps({"type": "chat", "table_id": "t", "text": "c" * 301})),
+    ("bad_field", json.dumps({"type": "chat", "table_id": "t", "text": ""})),
+    ("too_large", json.dumps({"type": "chat", "table_id": "t", "text": LONG})),
+    ("too_large", LONG.encode()),
+]
+
+
+@pytest.mark.parametrize(("code", "data"), BAD_INPUTS)
+def test_bad_input_gets_its_code(code: str, data: bytes | str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.decode_client(data)
+    assert info.value.code == code
+    assert info.value.code in p.ERROR_CODES
+    assert info.value.message
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        (b'{"type": "hello", "protocol": 1}', "name"),
+        (b'{"type": "hello", "protocol": "x", "name": "a"}', "protocol"),
+        (b'{"type": "ping", "extra": 1}', "extra"),
+        (json.dumps({"type": "chat", "table_id": "t", "text": "c" * 301}), "text"),
+    ],
+)
+def test_bad_field_message_names_the_field(data: bytes | str, field: str) -> None:
+    with pytest.raises(p.ProtocolError) as info:
+        p.decode_client(data)
+    assert field in info.value.message
+
+
+def test_bad_input_changes_nothing() -> None:
+    before = p.encode(CLIENT_SAMPLES[3])
+    for _, data in BAD_INPUTS:
+        with pytest.raises(p.ProtocolError):
+            p.decode_client(data)
+    assert p.decode_client(before) == CLIENT_SAMPLES[3]
+    assert p.encode(CLIENT_SAMPLES[3]) == before
+
+
+def test_protocol_error_rejects_unknown_code() -> None:
+    with pytest.raises(ValueError):
+        p.ProtocolError("nope", "x")  # type: ignore[arg-type]
+
+
+def test_schema_lists_every_message_type() -> None:
+    schema = p.json_schema()
+    assert schema["protocol"] == p.PROTOCOL_VERSION
+    client = schema["client_message"]["discriminator"]["mapping"]
+    server = schema["server_message"]["discriminator"]["mapping"]
+    assert set(client) == set(p.CLIENT_TYPES)
+    assert set(server) == set(p.SERVER_TYPES)
+    for ref in [*client.values(), *server.values()]:
+        assert ref.removeprefix("#/$defs/") in schema["$defs"]
+    error_codes = schema["$defs"]["Error"]["properties"]["code"]["enum"]
+    assert sorted(error_codes) == sorted(p.ERROR_CODES)
+    json.dumps(schema)
+
+
+def test_schema_command_prints_the_schema() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "trumps.server.protocol"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert json.loads(out) == json.loads(json.dumps(p.json_schema()))
+
+
+def test_error_codes_match_the_doc_table() -> None:
+    text = DOC.read_text(encoding="utf-8").split("## Error codes", 1)[1]
+    documented = re.findall(r"^\| `([a-z_]+)` \|", text, re.M)
+    assert documented == list(p.ERROR_CODES)
+    assert list(get_args(p.ErrorCode)) == list(p.ERROR_CODES)
+    for code in (
+        "bad_json",
+        "unknown_type",
+        "bad_field",
+        "too_large",
+        "not_your_turn",
+        "illegal_action",
+        "invalid_action",
+        "stale_event",
+        "bad_token",
+        "not_seated",
+        "table_full",
+        "no_such_table",
+        "rate_limited",
+        "game_over",
+    ):
+        assert code in p.ERROR_CODES
+
+
+def test_doc_states_the_version() -> None:
+    assert f"Protocol version: {p.PROTOCOL_VERSION}" in DOC.read_text(encoding="utf-8")
+
+
+def test_literals_match_the_engine() -> None:
+    assert set(get_args(p.GameId)) == set(GAMES)
+    assert set(get_args(p.BotLevel)) == set(BOTS)
+    assert set(get_args(p.SeatKind)) == {"human", *BOTS}
+    assert tuple(get_args(p.Reason)) == tuple(REASONS)
+
+
+def test_server_messages_encode_and_decode() -> None:
+    over = p.GameOver(
+        table_id="t-1",
+        outcome=p.OutcomeInfo(winners=[], losers=[], draw=True, reason="repetition"),
+    )
+    assert p.decode_server(p.encode(over)) == over
+    err = p.Error(code="stale_event", message="event 4 is not the latest (6)")
+    assert p.decode_server(p.encode(err)) == err
+    with pytest.raises(msgspec.ValidationError):
+        p.decode_server(b'{"type": "error", "code": "made_up", "message": "x"}')
