@@ -1,0 +1,292 @@
+"""The table actor: numbered events, views per seat, bots, errors, resync and records."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import msgspec
+import pytest
+
+from trumps.games import new_game
+from trumps.records import replay
+from trumps.server.protocol import (
+    Error,
+    Event,
+    GameOver,
+    ServerMessage,
+    TableState,
+)
+from trumps.server.table import (
+    Act,
+    Join,
+    ResignCmd,
+    ResyncCmd,
+    Table,
+    TableNotOver,
+)
+
+T = TypeVar("T")
+
+
+def run(main: Callable[[], Awaitable[T]]) -> T:
+    async def wrapped() -> T:
+        return await asyncio.wait_for(main(), timeout=60)
+
+    return asyncio.run(wrapped())
+
+
+def _strings(obj: Any) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for v in obj.values() for s in _strings(v)]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _strings(v)]
+    return []
+
+
+class Watched(asyncio.Queue[ServerMessage]):
+    """A subscriber queue that checks, as each message is put, that it shows no card of
+    another seat's hand (the table's game at that moment) except that seat's known ones."""
+
+    def __init__(self, table: Table | None, seat: int | None) -> None:
+        super().__init__()
+        self.table, self.seat, self.checked = table, seat, 0
+        self.leaks: list[str] = []
+
+    def put_nowait(self, item: ServerMessage) -> None:
+        if self.table is not None:
+            try:
+                self.check(self.table, item)
+            except AssertionError as e:  # recorded, so the table's task keeps running
+                self.leaks.append(str(e))
+        super().put_nowait(item)
+
+    def check(self, table: Table, item: ServerMessage) -> None:
+        data = msgspec.to_builtins(item)
+        data.pop("action", None)  # the card just played: public (a redeal may follow)
+        hands = table.game.to_json()["hands"]
+        view = data.get("view")
+        if view is not None:
+            shown = view.pop("hands")
+            assert len(shown) == len(hands)
+            for s, hand in enumerate(hands):
+                if s == self.seat:
+                    assert sorted(shown[s]) == sorted(hand)
+                    continue
+                assert isinstance(shown[s], dict), (self.seat, s, shown[s])
+                assert shown[s]["count"] == len(hand)
+                assert set(shown[s]["known"]) <= set(hand)
+                if self.seat is None:  # a spectator knows only the public cards
+                    assert shown[s]["known"] == table.public_known(s)
+                    if "known" in table.game.to_json():
+                        assert set(shown[s]["known"]) <= set(table.game.to_json()["known"][s])
+        hidden = {
+            card
+            for s, hand in enumerate(hands)
+            if s != self.seat
+            for card in hand
+            if view is None or card not in shown[s]["known"]
+        }
+        leaked = hidden & set(_strings(data))
+        assert not leaked, f"seat {self.seat} was sent hidden cards {leaked}: {data}"
+        self.checked += 1
+
+
+async def collect_until_over(q: asyncio.Queue[ServerMessage]) -> list[ServerMessage]:
+    out: list[ServerMessage] = []
+    while True:
+        msg = await q.get()
+        out.append(msg)
+        assert not isinstance(msg, Error), msg
+        if isinstance(msg, GameOver):
+            return out
+
+
+def test_bot_table_plays_to_the_end_by_itself() -> None:
+    async def main() -> None:
+        game = new_game("twentyfive", players=3, seed=7)
+        table = Table("t-bots", game, ["random", "easy", "random"], bot_seed=1)
+        spectator = Watched(table, None)
+        table.submit(Join(spectator))
+        table.start()
+        table.launch()
+        msgs = await collect_until_over(spectator)
+        await table.stop()
+        assert isinstance(msgs[0], TableState) and msgs[0].event == 0
+        assert msgs[0].view["seat"] is None
+        events = [m for m in msgs if isinstance(m, Event)]
+        assert [e.number for e in events] == list(range(1, len(events) + 1))
+        assert events[0].kind == "start"
+        assert all(e.by_bot for e in events if e.kind == "action")
+        assert all(e.legal == [] for e in events)  # a spectator never has moves
+        assert table.number == len(events) and game.is_over
+        over = msgs[-1]
+        assert isinstance(over, GameOver) and over.outcome.winners == game.outcome.winners  # type: ignore[union-attr]
+        assert replay(table.record()) == game
+        assert spectator.checked == len(msgs) and spectator.leaks == []
+
+    run(main)
+
+
+def test_kozyri_bot_table_with_two_spectators() -> None:
+    async def main() -> None:
+        game = new_game("kozyri", players=2, seed=3)
+        table = Table("t-k", game, ["random", "random"], bot_seed=2)
+        a, b = Watched(table, None), Watched(table, None)
+        table.submit(Join(a))
+        table.submit(Join(b))
+        table.start()
+        table.launch()
+        ma, mb = await collect_until_over(a), await collect_until_over(b)
+        await table.stop()
+        na = [m.number for m in ma if isinstance(m, Event)]
+        assert na == list(range(1, len(na) + 1))
+        assert na == [m.number for m in mb if isinstance(m, Event)]
+        assert replay(table.record()) == game
+        assert a.leaks == b.leaks == []
+
+    run(main)
+
+
+def test_human_plays_a_bot_to_the_end() -> None:
+    async def main() -> None:
+        game = new_game("twentyfive", players=2, seed=11)
+        table = Table("t-hb", game, [None, "easy"], bot_seed=5)
+        human, spectator = Watched(table, 0), Watched(table, None)
+        table.submit(Join(spectator))
+        table.submit(Join(human, seat=0, name="Olena"))
+        table.launch()
+        last, moves = 0, 0
+        while True:
+            msg = await human.get()
+            assert not isinstance(msg, Error), msg
+            if isinstance(msg, GameOver):
+                break
+            if isinstance(msg, Event):
+                assert msg.number == last + 1
+                last = msg.number
+                if msg.to_move == 0:
+                    assert msg.legal
+                    table.submit(Act(human, msg.legal[moves % len(msg.legal)], last))
+                    moves += 1
+                else:
+                    assert msg.legal == []
+        spectated = await collect_until_over(spectator)
+        await table.stop()
+        assert moves > 0 and game.is_over
+        kinds = [m.kind for m in spectated if isinstance(m, Event)]
+        assert kinds[:2] == ["join", "start"]
+        bot_flags = {m.seat: m.by_bot for m in spectated if isinstance(m, Event) and m.seat}
+        assert bot_flags == {1: True}
+        record = table.record()
+        assert record["players"][0] == "Olena"
+        assert replay(record) == game
+        assert human.leaks == spectator.leaks == []
+
+    run(main)
+
+
+def test_bad_commands_change_nothing_and_resync() -> None:
+    async def main() -> None:
+        game = new_game("twentyfive", players=2, seed=1)
+        table = Table("t-err", game, [None, None])
+        p0, p1, spec = Watched(table, 0), Watched(table, 1), Watched(table, None)
+        stranger = Watched(table, None)
+        table.submit(Join(p0, seat=0))
+        table.submit(Join(p1, seat=1))
+        table.submit(Join(spec))
+        table.launch()
+        for q in (p0, p1):
+            while True:  # snapshot, join event(s), then start
+                msg = await q.get()
+                if isinstance(msg, Event) and msg.kind == "start":
+                    break
+        first = await spec.get()
+        assert isinstance(first, TableState) and first.event == 3 and first.seat is None
+        assert table.number == 3 and game.current_player == 0
+
+        async def rejected(q: Watched, action: str, expected: int, code: str) -> None:
+            before = (table.number, list(game.history), game.to_json())
+            table.submit(Act(q, action, expected))
+            reply = await q.get()
+            assert isinstance(reply, Error) and reply.code == code, reply
+            assert reply.table_id == "t-err"
+            assert (table.number, list(game.history), game.to_json()) == before
+
+        opponent_card = game.to_json()["hands"][1][0]
+        await rejected(stranger, game.legal_actions()[0], 3, "not_seated")
+        await rejected(spec, game.legal_actions()[0], 3, "not_seated")
+        await rejected(p1, "2S", 3, "not_your_turn")
+        await rejected(p0, opponent_card, 3, "illegal_action")
+        await rejected(p0, "zz", 3, "invalid_action")
+        await rejected(p0, "take 3", 3, "invalid_action")
+        await rejected(p0, game.legal_actions()[0], 2, "stale_event")
+        await rejected(p0, game.legal_actions()[0], 4, "stale_event")
+        for q in (p0, p1, spec):
+            assert q.empty()  # no event went out for any rejected command
+
+        table.submit(ResyncCmd(spec))
+        snap = await spec.get()
+        assert isinstance(snap, TableState) and snap.event == 3 and snap.seat is None
+        table.submit(ResyncCmd(p0))
+        snap = await p0.get()
+        assert isinstance(snap, TableState) and snap.event == 3 and snap.seat == 0
+        assert snap.legal == game.legal_actions() and snap.to_move == 0
+        table.submit(ResyncCmd(stranger))
+        reply = await stranger.get()
+        assert isinstance(reply, Error) and reply.code == "not_seated"
+
+        with pytest.raises(TableNotOver):
+            table.record()
+
+        table.submit(Act(p0, game.legal_actions()[0], 3))
+        moved = await p0.get()
+        assert isinstance(moved, Event) and moved.number == 4 and moved.kind == "action"
+        assert not moved.by_bot and moved.seat == 0
+        with pytest.raises(TableNotOver):
+            table.record()
+
+        seen = await p1.get()  # the opponent receives the same event, with its own view
+        assert isinstance(seen, Event) and seen.number == 4 and seen.to_move == 1
+        assert seen.legal == game.legal_actions()
+        table.submit(ResignCmd(p1))
+        resigned = await p1.get()
+        assert isinstance(resigned, Event) and resigned.kind == "resign" and resigned.number == 5
+        over = await p1.get()
+        assert isinstance(over, GameOver) and over.outcome.reason == "resigned"
+        assert over.outcome.losers == [1]
+        # Every subscriber got event 5 and the game over in the same command.
+        for q in (p0, spec):
+            got = [q.get_nowait() for _ in range(q.qsize())]
+            assert [type(m) for m in got][-2:] == [Event, GameOver]
+            assert [m.number for m in got if isinstance(m, Event)][-1] == 5
+        await rejected(p0, "2S", 5, "game_over")
+        table.submit(ResignCmd(p0))
+        reply = await p0.get()
+        assert isinstance(reply, Error) and reply.code == "game_over"
+        await table.stop()
+        assert p0.leaks == p1.leaks == spec.leaks == stranger.leaks == []
+        replayed = replay(table.record())
+        assert replayed == game and replayed.outcome == game.outcome
+
+    run(main)
+
+
+def test_seat_rules() -> None:
+    async def main() -> None:
+        game = new_game("twentyfive", players=2, seed=2)
+        table = Table("t-seat", game, [None, "random"])
+        a, b = Watched(table, 0), Watched(None, None)
+        table.submit(Join(a, seat=0))
+        table.submit(Join(b, seat=0))
+        table.submit(Join(b, seat=1))
+        table.launch()
+        r1, r2 = await b.get(), await b.get()
+        assert isinstance(r1, Error) and r1.code == "table_full"
+        assert isinstance(r2, Error) and r2.code == "table_full"
+        await table.stop()
+
+    run(main)
