@@ -596,6 +596,9 @@ def test_core_agrees_with_the_public_game(players: int) -> None:
             assert [action_str(m) for m in moves] == g.legal_actions()
             assert moves == sorted(moves)
             assert core.to_move() == g.current_player
+            # step() inlines apply() for speed: both must stay the same rules, ply by ply.
+            assert stepper.legal_moves() == moves and stepper.to_move() == core.to_move()
+            assert stepper.key() == core.key() and stepper.ply == core.ply
             m = rng.choice(moves)
             core.apply(m)
             stepper.step(m)
