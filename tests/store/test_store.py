@@ -15,18 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect, text
+from sqlalchemy import insert, inspect, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import trumps
 from trumps.records import InvalidRecord, record_of, replay
-from trumps.store import Player, SqlStore, UnknownGame, UnknownPlayer
-from trumps.store._tables import metadata
-from trumps.store.sql import schema_revision_head
+from trumps.store import LoginTaken, Player, SqlStore, UnknownGame, UnknownPlayer
+from trumps.store._tables import game_players, games, metadata, players
+from trumps.store.sql import _alembic_config, schema_revision_head
 
 PG_URL = "postgresql+asyncpg://postgres@localhost/test"
 TABLES = {"players", "games", "game_players", "alembic_version"}
@@ -280,6 +281,221 @@ def test_migrations_create_schema_and_are_idempotent(db: Db) -> None:
                 async with engine.connect() as conn:
                     mode = (await conn.execute(text("PRAGMA journal_mode"))).scalar_one()
                 assert mode == "wal"
+        finally:
+            await engine.dispose()
+
+    db.run(body)
+
+
+async def _count_players(db: Db) -> int:
+    engine = create_async_engine(db.url, **db.options)
+    try:
+        async with engine.connect() as conn:
+            return int((await conn.execute(text("SELECT count(*) FROM players"))).scalar_one())
+    finally:
+        await engine.dispose()
+
+
+def test_accounts_are_added_and_found_by_login(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("Alice", "$argon2id$a", login="alice")
+        # Guests have no login: any number of null logins pass the unique index.
+        guests = [await store.add_player(f"guest {n}") for n in range(3)]
+        assert len(set(guests)) == 3
+        assert await store.get_player(alice) == Player(alice, "Alice", "$argon2id$a", "alice")
+        assert await store.find_login("alice") == Player(alice, "Alice", "$argon2id$a", "alice")
+        assert (await store.get_player(guests[0])).login is None
+        assert await store.find_login("bob") is None
+        # Exact match: case-folding is the server's job, the store compares what it gets.
+        assert await store.find_login("Alice") is None
+        assert await store.add_player("Other Alice", "$argon2id$o", login="Alice") not in guests
+
+    db.on_store(body)
+
+
+def test_a_duplicate_login_is_refused_and_nothing_is_stored(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("Alice", "$argon2id$a", login="alice")
+        before = await _count_players(db)
+        with pytest.raises(LoginTaken, match="'alice'"):
+            await store.add_player("Impostor", "$argon2id$i", login="alice")
+        assert await _count_players(db) == before
+        assert await store.find_login("alice") == Player(alice, "Alice", "$argon2id$a", "alice")
+
+    db.on_store(body)
+
+
+def test_a_guest_becomes_an_account_and_keeps_its_history(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        guest = await store.add_player("guest 7")
+        other = await store.add_player("guest 8")
+        played = await store.save_game(record_of(_finished("kozyri", 2, 3)), None, [guest, other])
+        await store.set_account(guest, "carol", "$argon2id$c", name="Carol")
+        assert await store.get_player(guest) == Player(guest, "Carol", "$argon2id$c", "carol")
+        assert await store.find_login("carol") == await store.get_player(guest)
+        # Same id, so the games played as a guest are the account's history.
+        assert [s.id for s in await store.finished_games(player=guest)] == [played]
+        # Without a name the display name stays; setting one's own login again is no clash.
+        await store.set_account(guest, "carol", "$argon2id$new")
+        assert await store.get_player(guest) == Player(guest, "Carol", "$argon2id$new", "carol")
+
+    db.on_store(body)
+
+
+def test_set_account_errors_change_nothing(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("Alice", "$argon2id$a", login="alice")
+        guest = await store.add_player("guest 1")
+        with pytest.raises(LoginTaken, match="'alice'"):
+            await store.set_account(guest, "alice", "$argon2id$g", name="Not Alice")
+        assert await store.get_player(guest) == Player(guest, "guest 1", None, None)
+        assert await store.find_login("alice") == Player(alice, "Alice", "$argon2id$a", "alice")
+        with pytest.raises(UnknownPlayer, match="no player has id 777"):
+            await store.set_account(777, "dave", "$argon2id$d")
+        with pytest.raises(UnknownPlayer, match="no player has id 777"):
+            await store.set_account(777, "alice", "$argon2id$d")  # unknown id wins
+        assert await store.find_login("dave") is None
+        assert await _count_players(db) == 2
+
+    db.on_store(body)
+
+
+def test_rename_player(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("Alice", "$argon2id$a", login="alice")
+        record = record_of(_finished("kozyri", 2, 5), ["Alice", "Bob"])
+        played = await store.save_game(record, None, [alice, None])
+        await store.rename_player(alice, "Алиса")
+        assert await store.get_player(alice) == Player(alice, "Алиса", "$argon2id$a", "alice")
+        assert (await store.get_game(played))["players"] == ["Alice", "Bob"]  # record as played
+        with pytest.raises(UnknownPlayer, match="no player has id 777"):
+            await store.rename_player(777, "nobody")
+
+    db.on_store(body)
+
+
+async def _meta_column(db: Db, game_id: int) -> Any:
+    engine = create_async_engine(db.url, **db.options)
+    try:
+        async with engine.connect() as conn:
+            query = select(games.c.meta).where(games.c.id == game_id)
+            return (await conn.execute(query)).scalar_one()
+    finally:
+        await engine.dispose()
+
+
+def test_running_table_meta_is_stored_replaced_and_kept(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        game = _running("kozyri", 2, 6, 1)
+        meta = {
+            "seats": ["human", "bot:greedy"],
+            "clock": {"base": 300.5, "left": [299.25, 300.5]},
+            "private": True,
+            "note": "стол",
+        }
+        t1 = await store.update_running("t1", record_of(game), meta=meta)
+        t2 = await store.update_running("t2", record_of(_running("kozyri", 2, 7, 1)))
+        tables = await store.running_tables()
+        assert [(t.game_id, t.meta) for t in tables] == [(t1, meta), (t2, None)]
+
+        game.play(game.legal_actions()[0])
+        await store.update_running("t1", record_of(game))  # None: the stored meta stays
+        [first, _] = await store.running_tables()
+        assert first.meta == meta and first.record == record_of(game)
+
+        replaced = {"seats": ["human", "human"], "clock": None}
+        await store.update_running("t1", record_of(game), meta=replaced)  # replaced, not merged
+        await store.update_running("t2", record_of(_running("kozyri", 2, 7, 2)), meta={})
+        tables = await store.running_tables()
+        assert [(t.game_id, t.meta) for t in tables] == [(t1, replaced), (t2, {})]
+
+        while not game.is_over:
+            game.play(game.legal_actions()[0])
+        assert await store.save_game(record_of(game), "t1") == t1
+        assert await _meta_column(db, t1) == replaced  # finishing leaves the meta column alone
+        assert [t.game_id for t in await store.running_tables()] == [t2]
+
+    db.on_store(body)
+
+
+def _at_revision(revision: str) -> Callable[[Connection], None]:
+    def run(conn: Connection) -> None:
+        command.upgrade(_alembic_config(conn), revision)
+
+    return run
+
+
+def _downgrade_to(revision: str) -> Callable[[Connection], None]:
+    def run(conn: Connection) -> None:
+        command.downgrade(_alembic_config(conn), revision)
+
+    return run
+
+
+def test_migrating_a_0001_database_keeps_its_data(db: Db) -> None:
+    async def body() -> None:
+        record = record_of(_finished("kozyri", 2, 11), ["old", "bot"])
+        engine = create_async_engine(db.url, **db.options)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(_at_revision("0001"))
+                old = (
+                    await conn.execute(
+                        insert(players)
+                        .values(name="old guest", password_hash=None)
+                        .returning(players.c.id)
+                    )
+                ).scalar_one()
+                game_id = (
+                    await conn.execute(
+                        insert(games)
+                        .values(
+                            status="finished",
+                            table_id="t",
+                            game=record["game"],
+                            rules=record["rules"],
+                            seed=str(record["seed"]),
+                            players=record["players"],
+                            actions=record["actions"],
+                            outcome=record["outcome"],
+                            started=record["started"],
+                            finished=record["finished"],
+                        )
+                        .returning(games.c.id)
+                    )
+                ).scalar_one()
+                await conn.execute(
+                    insert(game_players),
+                    [
+                        {"game_id": game_id, "seat": 0, "player_id": old},
+                        {"game_id": game_id, "seat": 1, "player_id": None},
+                    ],
+                )
+
+            store = await db.opened()  # create() migrates 0001 → head
+            assert await store.get_player(old) == Player(old, "old guest", None, None)
+            assert await store.get_game(game_id) == record
+            [summary] = await store.finished_games(player=old)
+            assert summary.id == game_id and summary.player_ids == [old, None]
+            async with engine.connect() as conn:
+                tables, diff = await conn.run_sync(_schema)
+            assert tables == TABLES and diff == []
+            await store.set_account(old, "old", "$argon2id$o")  # the new columns work
+            assert (await store.find_login("old")) == Player(old, "old guest", "$argon2id$o", "old")
+            await store.close()
+
+            # Back to 0001 without a table rebuild: the seats (a cascade away) survive.
+            async with engine.begin() as conn:
+                await conn.run_sync(_downgrade_to("0001"))
+            async with engine.connect() as conn:
+                columns = await conn.run_sync(
+                    lambda c: {col["name"] for col in inspect(c).get_columns("players")}
+                )
+                seats = (await conn.execute(select(game_players.c.player_id))).scalars().all()
+            assert columns == {"id", "name", "password_hash"}
+            assert sorted(seats, key=str) == sorted([old, None], key=str)
+            again = await db.opened()
+            assert await again.get_player(old) == Player(old, "old guest", "$argon2id$o", None)
         finally:
             await engine.dispose()
 

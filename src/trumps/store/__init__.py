@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from trumps.store.base import (
     GameSummary,
+    LoginTaken,
     Player,
     RunningTable,
     Store,
@@ -15,6 +16,7 @@ from trumps.store.sql import SqlStore
 
 __all__ = [
     "GameSummary",
+    "LoginTaken",
     "Player",
     "RunningTable",
     "SqlStore",

@@ -26,6 +26,10 @@ players = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", Text, nullable=False),
     Column("password_hash", Text, nullable=True),
+    Column("login", String(32), nullable=True),  # null for a guest; case-folded by the server
+    # A unique index, not a constraint: SQLite can add it without rebuilding the table, and
+    # both backends let any number of guests have a null login.
+    Index("ix_players_login", "login", unique=True),
     sqlite_autoincrement=True,  # ids are never reused, even after a delete
 )
 
@@ -43,6 +47,7 @@ games = Table(
     Column("outcome", JSON, nullable=True),
     Column("started", String(40), nullable=True),
     Column("finished", String(40), nullable=True),
+    Column("meta", JSON, nullable=True),  # the server's table state, opaque to the store
     Index(
         "ix_games_running_table",
         "table_id",

@@ -7,6 +7,10 @@ still being played keeps one *running* row that the server rewrites after each m
 
 Stored values are stable: game ids are integers that never change, the status column holds
 the strings ``running`` and ``finished``, seeds are kept as decimal text (any size).
+
+A player row is a guest until it gets a login: ``set_account`` keeps the id, so games played
+as a guest stay in the history of the account.  Logins are compared exactly — the server
+case-folds them before they get here.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 __all__ = [
     "GameSummary",
+    "LoginTaken",
     "Player",
     "RunningTable",
     "Store",
@@ -39,13 +44,22 @@ class UnknownPlayer(StoreError, LookupError):
     """No stored player has this id."""
 
 
+class LoginTaken(StoreError):
+    """Another player already has this login; nothing was stored."""
+
+
 @dataclass(frozen=True)
 class Player:
-    """An account or guest; ``password_hash`` is ``None`` for a guest."""
+    """An account or guest; a guest has neither ``login`` nor ``password_hash``.
+
+    ``name`` is what other players see and need not be unique; ``login`` is what the
+    account signs in with, unique among players.
+    """
 
     id: int
     name: str
     password_hash: str | None
+    login: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,13 +80,16 @@ class GameSummary:
 class RunningTable:
     """A table that was being played, with its record so far, to resume after a restart.
 
-    The record holds the seed: it must not reach a player before the game ends.
+    The record holds the seed: it must not reach a player before the game ends.  ``meta``
+    is the server's own table state (seat kinds, clocks, …), opaque to the store: the
+    record alone cannot rebuild a timed or private table.
     """
 
     game_id: int
     table_id: str
     player_ids: list[int | None]
     record: dict[str, Any]
+    meta: dict[str, Any] | None = None
 
 
 class Store(ABC):
@@ -88,12 +105,36 @@ class Store(ABC):
 
     # -- players ------------------------------------------------------------------------
     @abstractmethod
-    async def add_player(self, name: str, password_hash: str | None = None) -> int:
-        """Store a new player and return its id."""
+    async def add_player(
+        self, name: str, password_hash: str | None = None, login: str | None = None
+    ) -> int:
+        """Store a new player and return its id; raises ``LoginTaken`` for a used login."""
 
     @abstractmethod
     async def get_player(self, player_id: int) -> Player:
         """The player with this id; raises ``UnknownPlayer``."""
+
+    @abstractmethod
+    async def find_login(self, login: str) -> Player | None:
+        """The player signing in with ``login`` (exact match), or ``None``."""
+
+    @abstractmethod
+    async def set_account(
+        self, player_id: int, login: str, password_hash: str, name: str | None = None
+    ) -> None:
+        """Give an existing player (a guest signing up) a login and password, keeping its id.
+
+        Keeping the id keeps the guest's finished games in the account's history.  ``name``
+        replaces the display name if given.  Raises ``UnknownPlayer``, or ``LoginTaken`` if
+        another player has the login; either way nothing changes.
+        """
+
+    @abstractmethod
+    async def rename_player(self, player_id: int, name: str) -> None:
+        """Change the display name; raises ``UnknownPlayer``.
+
+        Finished records keep the names they were played under.
+        """
 
     # -- games --------------------------------------------------------------------------
     @abstractmethod
@@ -107,7 +148,7 @@ class Store(ABC):
 
         The record is replayed first and rejected with ``InvalidRecord`` if it is not a
         finished, legal game.  If ``table_id`` has a running row, that row becomes this
-        finished game (same id).  ``player_ids`` gives the account per seat (``None`` for
+        finished game (same id, its ``meta`` left as it was).  ``player_ids`` gives the account per seat (``None`` for
         a bot or a guest without a row); it is what ``finished_games(player=…)`` filters on.
         """
 
@@ -117,11 +158,14 @@ class Store(ABC):
         table_id: str,
         record: Mapping[str, Any],
         player_ids: Sequence[int | None] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> int:
         """Insert or replace the running record of ``table_id``; returns its game id.
 
         Called often (after each move), so the record is only checked for shape, not
-        replayed; a running record has a null outcome.
+        replayed; a running record has a null outcome.  ``player_ids`` and ``meta``
+        (the server's table state, stored as opaque JSON) replace the stored ones when
+        given and are kept when ``None``, so a plain move need not resend them.
         """
 
     @abstractmethod

@@ -10,12 +10,14 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Row, delete, event, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from trumps.records import FORMAT, InvalidRecord, replay
 from trumps.store._tables import FINISHED, RUNNING, game_players, games, players
 from trumps.store.base import (
     GameSummary,
+    LoginTaken,
     Player,
     RunningTable,
     Store,
@@ -74,6 +76,10 @@ def _values(record: Mapping[str, Any], status: str, table_id: str | None) -> dic
     }
 
 
+def _player(row: Row[Any]) -> Player:
+    return Player(id=row.id, name=row.name, password_hash=row.password_hash, login=row.login)
+
+
 def _record(row: Row[Any]) -> dict[str, Any]:
     m = row._mapping
     return {
@@ -111,14 +117,22 @@ class SqlStore(Store):
         await self._engine.dispose()
 
     # -- players ------------------------------------------------------------------------
-    async def add_player(self, name: str, password_hash: str | None = None) -> int:
-        async with self._engine.begin() as conn:
-            result = await conn.execute(
-                insert(players)
-                .values(name=name, password_hash=password_hash)
-                .returning(players.c.id)
-            )
-            return int(result.scalar_one())
+    async def add_player(
+        self, name: str, password_hash: str | None = None, login: str | None = None
+    ) -> int:
+        try:
+            async with self._engine.begin() as conn:
+                if login is not None:
+                    await self._check_login(conn, login, None)
+                result = await conn.execute(
+                    insert(players)
+                    .values(name=name, password_hash=password_hash, login=login)
+                    .returning(players.c.id)
+                )
+                return int(result.scalar_one())
+        except IntegrityError:
+            await self._raise_if_taken(login, None)
+            raise
 
     async def get_player(self, player_id: int) -> Player:
         async with self._engine.connect() as conn:
@@ -127,7 +141,36 @@ class SqlStore(Store):
             ).one_or_none()
         if row is None:
             raise UnknownPlayer(f"no player has id {player_id!r}")
-        return Player(id=row.id, name=row.name, password_hash=row.password_hash)
+        return _player(row)
+
+    async def find_login(self, login: str) -> Player | None:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(players).where(players.c.login == login))
+            ).one_or_none()
+        return None if row is None else _player(row)
+
+    async def set_account(
+        self, player_id: int, login: str, password_hash: str, name: str | None = None
+    ) -> None:
+        values: dict[str, Any] = {"login": login, "password_hash": password_hash}
+        if name is not None:
+            values["name"] = name
+        try:
+            async with self._engine.begin() as conn:
+                # An unknown id is reported as such even if the login is also taken.
+                found = await conn.execute(select(players.c.id).where(players.c.id == player_id))
+                if found.first() is None:
+                    raise UnknownPlayer(f"no player has id {player_id!r}")
+                await self._check_login(conn, login, player_id)
+                await self._update_player(conn, player_id, values)
+        except IntegrityError:
+            await self._raise_if_taken(login, player_id)
+            raise
+
+    async def rename_player(self, player_id: int, name: str) -> None:
+        async with self._engine.begin() as conn:
+            await self._update_player(conn, player_id, {"name": name})
 
     # -- games --------------------------------------------------------------------------
     async def save_game(
@@ -157,12 +200,16 @@ class SqlStore(Store):
         table_id: str,
         record: Mapping[str, Any],
         player_ids: Sequence[int | None] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> int:
         _check_shape(record)
         if record["outcome"] is not None:
             raise InvalidRecord("a running record has a null outcome; use save_game")
         seats = _seats(record, player_ids)
         values = _values(record, RUNNING, table_id)
+        if meta is not None:
+            # Left out when None: an update keeps the stored meta, an insert leaves SQL NULL.
+            values["meta"] = dict(meta)
         async with self._engine.begin() as conn:
             game_id = await self._running_id(conn, table_id)
             if game_id is None:
@@ -195,6 +242,7 @@ class SqlStore(Store):
                 table_id=row.table_id,
                 player_ids=seats.get(row.id, []),
                 record=_record(row),
+                meta=row.meta,
             )
             for row in rows
         ]
@@ -249,6 +297,32 @@ class SqlStore(Store):
         return _record(row)
 
     # -- helpers ------------------------------------------------------------------------
+    @staticmethod
+    async def _check_login(conn: AsyncConnection, login: str, player_id: int | None) -> None:
+        # Checked first for a clear error; the unique index still decides under a race.
+        owner = (
+            await conn.execute(select(players.c.id).where(players.c.login == login))
+        ).scalar_one_or_none()
+        if owner is not None and owner != player_id:
+            raise LoginTaken(f"login {login!r} is taken")
+
+    async def _raise_if_taken(self, login: str | None, player_id: int | None) -> None:
+        # After an IntegrityError the transaction is gone (PostgreSQL aborts it), so look
+        # again on a fresh connection: a login taken meanwhile is a LoginTaken, not a crash.
+        if login is None:
+            return
+        found = await self.find_login(login)
+        if found is not None and found.id != player_id:
+            raise LoginTaken(f"login {login!r} is taken")
+
+    @staticmethod
+    async def _update_player(conn: AsyncConnection, player_id: int, values: dict[str, Any]) -> None:
+        result = await conn.execute(
+            update(players).where(players.c.id == player_id).values(values).returning(players.c.id)
+        )
+        if result.first() is None:
+            raise UnknownPlayer(f"no player has id {player_id!r}")
+
     @staticmethod
     async def _running_id(conn: AsyncConnection, table_id: str) -> int | None:
         result = await conn.execute(
