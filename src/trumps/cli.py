@@ -5,6 +5,7 @@
 ``trumps record check FILE``  replay a game record and report on it
 ``trumps arena …``  many seeded games between bots, with statistics and ratings
 ``trumps solve POSITION.json``  the exact value and a best move of a 2-player duel position
+``trumps serve``  the online game server (lobby, tables, bots, persistence) and its page
 
 Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
 ``serve``, ``connect``) attach to the same ``cli`` group.  Bad options are click usage
@@ -192,6 +193,92 @@ def record_check(file: Path) -> None:
 
 cli.add_command(arena)
 cli.add_command(solve)
+
+
+# ---------------------------------------------------------------------------------------
+# serve
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    metavar="URL",
+    help="SQLAlchemy URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
+    "(default: an SQLite file in the user's data directory).",
+)
+@click.option(
+    "--secret-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="File holding the secret that signs resume tokens (created if missing; "
+    "default: beside the default database; TRUMPS_SECRET overrides).",
+)
+@click.option(
+    "--bot-time",
+    default=0.5,
+    show_default=True,
+    type=click.FloatRange(0.01, 30.0),
+    help="Seconds a bot may think per move.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0),
+    default=None,
+    help="Deal tables from this seed onwards (tests and demos only: deals become predictable).",
+)
+@click.option(
+    "--rate",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Messages a connection may send per second ...",
+)
+@click.option(
+    "--rate-minute",
+    default=600,
+    show_default=True,
+    type=click.IntRange(1),
+    help="... and per minute; more are refused with the error rate_limited.",
+)
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+)
+def serve(
+    *,
+    host: str,
+    port: int,
+    db: str | None,
+    secret_file: Path | None,
+    bot_time: float,
+    seed: int | None,
+    rate: int,
+    rate_minute: int,
+    log_level: str,
+) -> None:
+    """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
+    from trumps.server.run import serve as run_server
+    from trumps.web import STATIC
+
+    if db is not None and not db.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+        raise click.BadParameter(
+            "use sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB",
+            param_hint="'--db'",
+        )
+    run_server(
+        host=host,
+        port=port,
+        db=db,
+        secret_file=secret_file,
+        bot_time=bot_time,
+        static=STATIC,
+        rate=(rate, rate_minute),
+        seed=seed,
+        log_level=log_level,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:

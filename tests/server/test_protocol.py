@@ -30,6 +30,8 @@ CLIENT_SAMPLES: list[p.ClientMessage] = [
         time_control=p.TimeControl(base=300.0, increment=5.0),
         private=True,
         grace=10.0,
+        on_timeout="forfeit",
+        takeover="hard",
     ),
     p.JoinTable(table_id="t-1"),
     p.JoinTable(table_id="t-1", seat=2),
@@ -38,6 +40,7 @@ CLIENT_SAMPLES: list[p.ClientMessage] = [
     p.ListTables(),
     p.ListTables(game="twentyfive"),
     p.QuickMatch(game="kozyri"),
+    p.CancelQuickMatch(),
     p.PlayComputer(game="twentyfive", players=4, level="expert"),
     p.Action(table_id="t-1", action="AS", expected=0),
     p.Resign(table_id="t-1"),
@@ -69,6 +72,11 @@ def test_chat_and_names_are_plain_text() -> None:
         json.dumps({"type": "chat", "table_id": "t", "text": "<script>x</script>\r\n"})
     )
     assert isinstance(chat, p.ChatSend) and chat.text == "<script>x</script>"
+    # Persian needs the zero-width non-joiner: it is kept; bidi overrides are not.
+    persian = p.decode_client(
+        json.dumps({"type": "hello", "protocol": 1, "name": "\u202eمی\u200cخواهم\u2066"})
+    )
+    assert isinstance(persian, p.Hello) and persian.name == "می\u200cخواهم"
 
 
 def _doc_examples() -> list[dict[str, Any]]:

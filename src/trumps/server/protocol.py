@@ -34,14 +34,14 @@ ERROR_CODES: Final[dict[str, str]] = {
     "bad_version": "`hello` asked for a protocol version the server does not speak.",
     "not_hello": "The first message on a connection was not `hello`.",
     "bad_token": "The resume token is forged, expired or belongs to someone else.",
-    "bad_rules": "Unknown game, rule preset or option, or an impossible seat list.",
+    "bad_rules": "Unknown rule preset or option, or a seat list the game does not allow.",
     "no_such_table": "No table with that id (or it is private and the id is wrong).",
     "table_full": "The table (or the requested seat) has no open seat.",
     "not_seated": "The connection holds no seat at that table, so it cannot act, resign or chat there.",
     "not_your_turn": "The seat is not the one to move.",
     "invalid_action": "The action string is not an action at all (trumps.InvalidAction).",
     "illegal_action": "A well-formed action that the rules do not allow now (trumps.IllegalAction).",
-    "stale_event": "The expected event number is not the table's latest; resync first.",
+    "stale_event": "The game changed after the event number `expected` (or it is in the future); resync first.",
     "game_over": "The game at that table has ended.",
     "rate_limited": "Too many messages on this connection; slow down.",
     "internal_error": "The server failed; the request changed nothing.",
@@ -78,6 +78,7 @@ Reason: TypeAlias = Literal[
 EventKind: TypeAlias = Literal[
     "start", "action", "resign", "timeout", "join", "leave", "takeover", "return"
 ]
+OnTimeout: TypeAlias = Literal["move", "forfeit"]
 
 Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Token = Annotated[str, Meta(min_length=1, max_length=128)]
@@ -90,7 +91,11 @@ EventNo = Annotated[int, Meta(ge=0)]
 Seconds = Annotated[float, Meta(ge=0, le=24 * 3600)]
 Options = Annotated[dict[str, Any], Meta(max_length=32)]
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+# Control, invisible and bidi formatting characters; the joiners U+200C/U+200D stay, since
+# Persian words need the zero-width non-joiner.
+_CONTROL = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
 
 
 def clean_text(text: str) -> str:
@@ -134,6 +139,7 @@ class SeatInfo(_Part, kw_only=True):
     name: Name | None = None
     bot: BotLevel | None = None
     connected: bool = False
+    away: bool = False
 
 
 class TableSummary(_Part, kw_only=True):
@@ -155,6 +161,16 @@ class OutcomeInfo(_Part, kw_only=True):
     losers: list[SeatNo]
     draw: bool
     reason: Reason
+
+
+class LogEntry(_Part, kw_only=True):
+    """One past event of a table, as the recipient may see it (a hidden discard is ``rob``)."""
+
+    number: Annotated[int, Meta(ge=1)]
+    kind: EventKind
+    seat: SeatNo | None = None
+    action: str | None = None
+    by_bot: bool = False
 
 
 # ---------------------------------------------------------------- client → server
@@ -182,6 +198,8 @@ class CreateTable(_Msg, tag="create_table", kw_only=True):
     time_control: TimeControl | None = None
     private: bool = False
     grace: Seconds = 30.0
+    on_timeout: OnTimeout = "move"
+    takeover: BotLevel = "medium"
 
 
 class JoinTable(_Msg, tag="join_table", kw_only=True):
@@ -214,6 +232,10 @@ class QuickMatch(_Msg, tag="quick_match", kw_only=True):
 
     game: GameId
     rules: Preset | Options | None = None
+
+
+class CancelQuickMatch(_Msg, tag="cancel_quick_match", kw_only=True):
+    """Stop waiting for a quick match."""
 
 
 class PlayComputer(_Msg, tag="play_computer", kw_only=True):
@@ -272,6 +294,7 @@ ClientMessage: TypeAlias = (
     | Spectate
     | ListTables
     | QuickMatch
+    | CancelQuickMatch
     | PlayComputer
     | Action
     | Resign
@@ -290,6 +313,8 @@ class Welcome(_Msg, tag="welcome", kw_only=True):
     name: Name
     resume_token: Token
     protocol: int = PROTOCOL_VERSION
+    account: str | None = None
+    tables: list[Id] = []
 
 
 class Error(_Msg, tag="error", kw_only=True):
@@ -318,8 +343,12 @@ class TableState(_Msg, tag="table_state", kw_only=True):
     view: dict[str, Any]
     legal: list[str]
     to_move: SeatNo | None
-    clocks: list[float] | None = None
+    clocks: list[float | None] | None = None
     private: bool = False
+    time_control: TimeControl | None = None
+    log: list[LogEntry] = []
+    outcome: OutcomeInfo | None = None
+    record_id: int | None = None
 
 
 class Event(_Msg, tag="event", kw_only=True):
@@ -334,7 +363,8 @@ class Event(_Msg, tag="event", kw_only=True):
     view: dict[str, Any]
     legal: list[str]
     to_move: SeatNo | None
-    clocks: list[float] | None = None
+    clocks: list[float | None] | None = None
+    seats: list[SeatInfo] | None = None
 
 
 class ChatPosted(_Msg, tag="chat", kw_only=True):
@@ -357,11 +387,18 @@ class GameOver(_Msg, tag="game_over", kw_only=True):
 
     table_id: Id
     outcome: OutcomeInfo
-    record_id: str | None = None
+    record_id: int | None = None
+
+
+class Waiting(_Msg, tag="waiting", kw_only=True):
+    """Answer to ``quick_match``: waiting for another person to ask for the same game."""
+
+    game: GameId
+    rules: Preset | Options | None = None
 
 
 ServerMessage: TypeAlias = (
-    Welcome | Error | TableList | TableState | Event | ChatPosted | Pong | GameOver
+    Welcome | Error | TableList | TableState | Event | ChatPosted | Pong | GameOver | Waiting
 )
 
 CLIENT_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
@@ -404,11 +441,14 @@ def decode_client(data: bytes | str) -> ClientMessage:
             "too_large", f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES}"
         )
     try:
-        return _client_decoder.decode(raw)
-    except msgspec.ValidationError as exc:
-        raise _classify(raw, exc) from None
+        try:
+            return _client_decoder.decode(raw)
+        except msgspec.ValidationError as exc:
+            raise _classify(raw, exc) from None
     except msgspec.DecodeError as exc:
         raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "the JSON is nested too deeply") from None
 
 
 def decode_server(data: bytes | str) -> ServerMessage:

@@ -1,0 +1,352 @@
+"""The ASGI application: the WebSocket endpoint, the HTTP API and the page (Starlette).
+
+``create_app(ServerSettings(...))`` builds an app whose lifespan opens the store (migrating
+it), starts the hub (resuming running tables) and closes both on shutdown.  Routes:
+
+- ``GET /`` the page; ``/static/…`` its assets (``trumps.web``).
+- ``GET /ws`` the game protocol (docs/protocol.md): one WebSocket per client.
+- ``GET /healthz`` liveness and counts; ``GET /api/schema`` the protocol's JSON Schema.
+- ``GET /api/tables`` the public tables.
+- ``POST /api/accounts`` make an account (or turn the bearer's guest into one);
+  ``POST /api/login`` log in; both answer a resume token.
+- ``GET /api/games`` finished games (``?mine=1`` with a bearer token: mine);
+  ``GET /api/games/{id}`` a record (``?download=1`` as a file);
+  ``GET /api/games/{id}/replay`` the record and every position of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+import msgspec
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from msgspec import Meta
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from trumps.records import replay
+from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords, Tokens
+from trumps.server.hub import Connection, Hub, HubOptions
+from trumps.server.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text, encode, json_schema
+from trumps.store import LoginTaken, SqlStore, Store, UnknownGame
+
+__all__ = ["ServerSettings", "create_app"]
+
+log = logging.getLogger(__name__)
+
+MAX_ID: Final = 2**31 - 1  # ids are 32-bit integers in every backend
+WS_MAX_BYTES: Final = 64 * 1024  # frames beyond this close the socket (protocol limit: 16 KiB)
+
+
+@dataclass
+class ServerSettings:
+    """Everything a server needs to run."""
+
+    db: str
+    secret: str
+    bot_time: float = 0.5
+    seed: int | None = None
+    per_second: int = 20
+    per_minute: int = 600
+    login_per_minute: int = 10
+    static: Path | None = None  # the page's files (trumps.web.STATIC); None: API only
+
+
+class _AccountIn(msgspec.Struct, forbid_unknown_fields=True):
+    login: Annotated[str, Meta(min_length=3, max_length=32)]
+    password: Annotated[str, Meta(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)]
+    name: Annotated[str, Meta(min_length=1, max_length=MAX_NAME_CHARS)] | None = None
+
+
+class _LoginIn(msgspec.Struct, forbid_unknown_fields=True):
+    login: Annotated[str, Meta(min_length=1, max_length=32)]
+    password: Annotated[str, Meta(min_length=1, max_length=MAX_PASSWORD)]
+
+
+def _fail(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+class _Server:
+    """The routes, sharing the store, hub and token machinery of one app."""
+
+    def __init__(self, settings: ServerSettings, store: Store | None = None) -> None:
+        self.settings = settings
+        self.store: Store = store or SqlStore(settings.db)
+        self.tokens = Tokens(settings.secret)
+        self.passwords = Passwords()
+        self.hub = Hub(
+            self.store,
+            self.tokens,
+            HubOptions(
+                bot_time=settings.bot_time,
+                seed=settings.seed,
+                per_second=settings.per_second,
+                per_minute=settings.per_minute,
+            ),
+        )
+        self._login_limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._login_limit = RateLimitItemPerMinute(settings.login_per_minute)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
+        await self.store.create()
+        await self.hub.start()
+        try:
+            yield
+        finally:
+            await self.hub.stop()
+            await self.store.close()
+
+    # -- the socket ---------------------------------------------------------------------------
+    async def websocket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        conn = self.hub.connect()
+        pump = asyncio.create_task(self._pump(ws, conn))
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                await self.hub.handle(conn, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.hub.disconnect(conn)
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
+
+    @staticmethod
+    async def _pump(ws: WebSocket, conn: Connection) -> None:
+        """Send the outbox in order; a None asks to close."""
+        while True:
+            msg = await conn.outbox.get()
+            if msg is None:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1008)
+                return
+            try:
+                await ws.send_text(encode(msg).decode())
+            except Exception:  # the peer is gone: the receive loop ends it
+                return
+
+    # -- identity ----------------------------------------------------------------------------
+    def _bearer(self, request: Request) -> int | None:
+        header = request.headers.get("authorization", "")
+        if not header.lower().startswith("bearer "):
+            return None
+        return self.tokens.check(header[7:].strip())
+
+    async def _body(self, request: Request, kind: type[Any]) -> Any:
+        raw = await request.body()
+        if len(raw) > 4096:
+            raise ValueError("the request body is too large")
+        return msgspec.json.decode(raw, type=kind)
+
+    def _limited(self, request: Request) -> bool:
+        host = request.client.host if request.client else "?"
+        return not self._login_limiter.hit(self._login_limit, host)
+
+    async def accounts(self, request: Request) -> Response:
+        if self._limited(request):
+            return _fail(429, "rate_limited", "too many attempts; wait a minute")
+        try:
+            body: _AccountIn = await self._body(request, _AccountIn)
+            guest = self._bearer(request)
+        except BadToken as e:
+            return _fail(401, "bad_token", str(e))
+        except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
+            return _fail(400, "bad_field", str(e))
+        login = body.login.strip().lower()
+        if not LOGIN_RE.match(login):
+            return _fail(
+                400,
+                "bad_field",
+                "a login is 3–32 of a–z, 0–9, '_', '.', '-', starting alphanumeric",
+            )
+        name = clean_text(body.name or body.login).strip() or login
+        password_hash = await self.passwords.hash(body.password)
+        try:
+            if guest is not None:
+                player = await self.store.get_player(guest)
+                if player.login is not None:
+                    return _fail(409, "bad_field", "this player already has an account")
+                await self.store.set_account(guest, login, password_hash, name)
+                player_id = guest
+            else:
+                player_id = await self.store.add_player(name, password_hash, login=login)
+        except LoginTaken:
+            return _fail(409, "login_taken", f"the login {login!r} is taken")
+        except LookupError:
+            return _fail(401, "bad_token", "the token names no player here")
+        return JSONResponse(
+            {
+                "player_id": player_id,
+                "name": name,
+                "login": login,
+                "resume_token": self.tokens.issue(player_id),
+            },
+            status_code=201,
+        )
+
+    async def login(self, request: Request) -> Response:
+        if self._limited(request):
+            return _fail(429, "rate_limited", "too many attempts; wait a minute")
+        try:
+            body: _LoginIn = await self._body(request, _LoginIn)
+        except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
+            return _fail(400, "bad_field", str(e))
+        player = await self.store.find_login(body.login.strip().lower())
+        if (
+            player is None
+            or player.password_hash is None
+            or not await self.passwords.verify(player.password_hash, body.password)
+        ):
+            return _fail(401, "bad_login", "wrong login or password")
+        return JSONResponse(
+            {
+                "player_id": player.id,
+                "name": player.name,
+                "login": player.login,
+                "resume_token": self.tokens.issue(player.id),
+            }
+        )
+
+    # -- reading -----------------------------------------------------------------------------
+    async def healthz(self, _request: Request) -> Response:
+        return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION, **self.hub.stats()})
+
+    async def schema(self, _request: Request) -> Response:
+        return JSONResponse(json_schema())
+
+    async def tables(self, request: Request) -> Response:
+        game = request.query_params.get("game")
+        return JSONResponse({"tables": self.hub.public_tables(game)})
+
+    async def games(self, request: Request) -> Response:
+        try:
+            limit = int(request.query_params.get("limit", "50"))
+            offset = int(request.query_params.get("offset", "0"))
+            if not (0 <= limit <= 200 and offset >= 0):
+                raise ValueError
+        except ValueError:
+            return _fail(400, "bad_field", "limit is 0–200 and offset ≥ 0")
+        player = None
+        if request.query_params.get("mine") in ("1", "true"):
+            try:
+                player = self._bearer(request)
+            except BadToken as e:
+                return _fail(401, "bad_token", str(e))
+            if player is None:
+                return _fail(401, "bad_token", "mine=1 needs an Authorization: Bearer token")
+        found = await self.store.finished_games(player=player, limit=limit, offset=offset)
+        return JSONResponse(
+            {
+                "games": [
+                    {
+                        "id": g.id,
+                        "table_id": g.table_id,
+                        "game": g.game,
+                        "players": g.players,
+                        "outcome": g.outcome,
+                        "started": g.started,
+                        "finished": g.finished,
+                        **(
+                            {"seat": g.player_ids.index(player)}
+                            if player is not None and player in g.player_ids
+                            else {}
+                        ),
+                    }
+                    for g in found
+                ]
+            }
+        )
+
+    async def _record(self, request: Request) -> dict[str, Any] | Response:
+        try:
+            game_id = int(request.path_params["game_id"])
+            if not 1 <= game_id <= MAX_ID:
+                raise ValueError(game_id)
+            return await self.store.get_game(game_id)
+        except (ValueError, UnknownGame):
+            return _fail(404, "no_such_game", "no finished game has that id")
+
+    async def game(self, request: Request) -> Response:
+        record = await self._record(request)
+        if isinstance(record, Response):
+            return record
+        headers = {}
+        if request.query_params.get("download") in ("1", "true"):
+            name = f"trumps-{record['game']}-{request.path_params['game_id']}.json"
+            headers["content-disposition"] = f'attachment; filename="{name}"'
+        return JSONResponse(record, headers=headers)
+
+    async def replay(self, request: Request) -> Response:
+        record = await self._record(request)
+        if isinstance(record, Response):
+            return record
+
+        def positions() -> list[dict[str, Any]]:
+            game = replay({**record, "actions": [], "outcome": None, "finished": None})
+            out = [game.to_json()]
+            for action in record["actions"]:
+                game.play(action)
+                out.append(game.to_json())
+            return out
+
+        return JSONResponse({"record": record, "positions": await asyncio.to_thread(positions)})
+
+    async def index(self, _request: Request) -> Response:
+        if self.settings.static is None:
+            return PlainTextResponse("trumps server: the page is not installed; see /api/schema")
+        return FileResponse(
+            self.settings.static / "index.html", headers={"cache-control": "no-cache"}
+        )
+
+
+def create_app(settings: ServerSettings, store: Store | None = None) -> Starlette:
+    """The trumps server as an ASGI app."""
+    server = _Server(settings, store)
+
+    def route(path: str, fn: Callable[[Request], Awaitable[Response]], methods: list[str]) -> Route:
+        return Route(path, fn, methods=methods)
+
+    static = (
+        [Mount("/static", app=StaticFiles(directory=settings.static), name="static")]
+        if settings.static is not None
+        else []
+    )
+    app = Starlette(
+        routes=[
+            route("/", server.index, ["GET"]),
+            route("/healthz", server.healthz, ["GET"]),
+            route("/api/schema", server.schema, ["GET"]),
+            route("/api/tables", server.tables, ["GET"]),
+            route("/api/accounts", server.accounts, ["POST"]),
+            route("/api/login", server.login, ["POST"]),
+            route("/api/games", server.games, ["GET"]),
+            route("/api/games/{game_id}", server.game, ["GET"]),
+            route("/api/games/{game_id}/replay", server.replay, ["GET"]),
+            WebSocketRoute("/ws", server.websocket),
+            *static,
+        ],
+        lifespan=server.lifespan,
+    )
+    app.state.server = server
+    return app

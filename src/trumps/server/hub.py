@@ -1,0 +1,525 @@
+"""The hub: connections, the lobby, quick matching and the live tables of one server.
+
+Everything a connection says arrives through ``Hub.handle`` as raw frames; the hub decodes
+them (``protocol.decode_client``), answers lobby requests itself and passes table requests to
+the table's own writer task (``Table``), which is the only code that touches a game.  The hub
+is each table's ``TableListener``: after every event it schedules a write-behind of the
+running record (one write in flight per table, later changes coalesced), and when a game
+ends it stores the finished record before anyone is told the game is over.  On start it
+resumes every running table from the store, so a restart (even after ``kill -9``) loses no
+finished game and at most the moves of the last write in flight.
+
+No sockets here either: a connection is an outbox queue drained by the transport
+(``trumps.server.app``), which makes the hub testable without a network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from trumps.errors import TrumpsError
+from trumps.games import new_game
+from trumps.records import InvalidRecord, replay
+from trumps.server.auth import BadToken, Tokens
+from trumps.server.protocol import (
+    PROTOCOL_VERSION,
+    Action,
+    CancelQuickMatch,
+    ChatSend,
+    ClientMessage,
+    CreateTable,
+    Error,
+    ErrorCode,
+    Hello,
+    JoinTable,
+    LeaveTable,
+    ListTables,
+    Ping,
+    PlayComputer,
+    Pong,
+    ProtocolError,
+    QuickMatch,
+    Resign,
+    Resync,
+    ServerMessage,
+    Spectate,
+    TableList,
+    TableSummary,
+    Waiting,
+    Welcome,
+    decode_client,
+)
+from trumps.server.table import (
+    Act,
+    Chat,
+    Disconnect,
+    Join,
+    Leave,
+    ResignCmd,
+    ResyncCmd,
+    Table,
+    TableConfig,
+)
+from trumps.store import Store
+
+__all__ = ["Connection", "Hub", "HubOptions"]
+
+log = logging.getLogger(__name__)
+
+MAX_BACKLOG: Final = 4096  # messages queued for a connection before it counts as dead
+FINISHED_TTL: Final = 300.0  # seconds a finished table stays open for a last look
+LOBBY_DEBOUNCE: Final = 0.2  # seconds between live table-list pushes
+
+
+@dataclass
+class HubOptions:
+    """Server-wide settings."""
+
+    bot_time: float = 0.5  # seconds a bot may think per move
+    seed: int | None = None  # deals derive from this when set (tests, demos): never public
+    per_second: int = 20  # messages a connection may send per second …
+    per_minute: int = 600  # … and per minute
+    finished_ttl: float = FINISHED_TTL
+
+
+class Connection:
+    """One client: its identity once it said ``hello`` and its outbox of messages."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self) -> None:
+        self.id = next(self._ids)
+        self.outbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        self.player: int | None = None
+        self.name = ""
+        self.account: str | None = None
+        self.tables: set[str] = set()
+        self.lobby: tuple[bool, str | None] = (False, None)  # watching the list, of a game
+        self.closed = False
+
+    def put_nowait(self, item: ServerMessage, /) -> None:
+        """Queue a message; a client that stops reading is cut off, not buffered forever."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_BACKLOG:
+            log.warning("connection %d stopped reading; closing it", self.id)
+            self.close()
+            return
+        self.outbox.put_nowait(item)
+
+    def close(self) -> None:
+        """Ask the transport to close (a None in the outbox)."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+
+@dataclass
+class _Live:
+    """Bookkeeping the hub keeps beside a table."""
+
+    table: Table
+    writer: asyncio.Task[None] | None = None
+    dirty: bool = False
+    summary: TableSummary | None = None
+    rules_name: str | dict[str, Any] | None = None
+    expires: asyncio.TimerHandle | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _rules_key(game: str, rules: object) -> str:
+    return json.dumps([game, rules], sort_keys=True)
+
+
+class Hub:
+    """Every live table and connection of one server process."""
+
+    def __init__(self, store: Store, tokens: Tokens, options: HubOptions | None = None) -> None:
+        self.store = store
+        self.tokens = tokens
+        self.options = options or HubOptions()
+        self.tables: dict[str, _Live] = {}
+        self.connections: set[Connection] = set()
+        self._waiting: dict[str, Connection] = {}  # quick match: rules key -> who waits
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limits = (
+            RateLimitItemPerSecond(self.options.per_second),
+            RateLimitItemPerMinute(self.options.per_minute),
+        )
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._seeds = itertools.count(0)
+        self._stopping = False
+
+    # -- life cycle -------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume every running table kept in the store."""
+        for running in await self.store.running_tables():
+            meta = running.meta
+            try:
+                if meta is None:
+                    raise InvalidRecord("no table settings were stored with it")
+                game = replay(running.record)
+                if game.outcome is not None:
+                    raise InvalidRecord("its record is already finished")
+            except (TrumpsError, KeyError, TypeError) as e:
+                log.error("cannot resume table %s: %s", running.table_id, e)
+                continue
+            table = Table.resume(
+                running.table_id,
+                game,
+                meta,
+                list(running.player_ids),
+                listener=self,
+                bot_time=self.options.bot_time,
+                started_at=running.record.get("started"),
+            )
+            self.tables[table.table_id] = _Live(table, rules_name=meta.get("rules_name"))
+            table.launch()
+            log.info("resumed table %s at ply %d", table.table_id, len(game.history))
+
+    async def stop(self) -> None:
+        """Stop every table, finishing pending writes (the running rows stay for a restart)."""
+        self._stopping = True
+        for conn in list(self.connections):
+            conn.close()
+        for live in list(self.tables.values()):
+            await live.table.stop()
+            if live.expires is not None:
+                live.expires.cancel()
+        for live in list(self.tables.values()):
+            if live.writer is not None:
+                with contextlib.suppress(Exception):
+                    await live.writer
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+
+    # -- connections ------------------------------------------------------------------------
+    def connect(self) -> Connection:
+        conn = Connection()
+        self.connections.add(conn)
+        return conn
+
+    def disconnect(self, conn: Connection) -> None:
+        """The transport is gone: seats wait for their owner's grace period."""
+        self.connections.discard(conn)
+        conn.closed = True
+        for key, waiting in list(self._waiting.items()):
+            if waiting is conn:
+                del self._waiting[key]
+        for table_id in conn.tables:
+            live = self.tables.get(table_id)
+            if live is not None:
+                live.table.submit(Disconnect(conn))
+        conn.tables.clear()
+        self._limiter.clear(self._limits[0], str(conn.id))
+        self._limiter.clear(self._limits[1], str(conn.id))
+
+    async def handle(self, conn: Connection, data: bytes | str) -> None:
+        """One frame from ``conn``: answered, or rejected with an ``error`` that changed nothing."""
+        key = str(conn.id)
+        if not all(self._limiter.hit(limit, key) for limit in self._limits):
+            self._error(conn, "rate_limited", "too many messages; slow down")
+            return
+        try:
+            msg = decode_client(data)
+        except ProtocolError as e:
+            self._error(conn, e.code, e.message)
+            return
+        table_id = getattr(msg, "table_id", None)
+        try:
+            await self._dispatch(conn, msg)
+        except Exception:
+            log.exception("request %r failed", type(msg).__name__)
+            self._error(conn, "internal_error", "the server failed on this request", table_id)
+
+    def _error(
+        self, conn: Connection, code: ErrorCode, message: str, table_id: str | None = None
+    ) -> None:
+        conn.put_nowait(Error(code=code, message=message, table_id=table_id))
+
+    async def _dispatch(self, conn: Connection, msg: ClientMessage) -> None:
+        if conn.player is None:
+            if not isinstance(msg, Hello):
+                self._error(conn, "not_hello", "say hello first")
+                return
+            await self._hello(conn, msg)
+            return
+        if isinstance(msg, Hello):
+            self._error(conn, "bad_field", "hello: this connection already said hello")
+        elif isinstance(msg, Ping):
+            conn.put_nowait(Pong(nonce=msg.nonce))
+        elif isinstance(msg, ListTables):
+            conn.lobby = (True, msg.game)
+            conn.put_nowait(TableList(tables=self._summaries(msg.game)))
+        elif isinstance(msg, CreateTable):
+            self._create(conn, msg)
+        elif isinstance(msg, PlayComputer):
+            seats: list[str] = ["human"] + [msg.level] * (msg.players - 1)
+            self._create(conn, CreateTable(game=msg.game, rules=msg.rules, seats=seats))  # type: ignore[arg-type]
+        elif isinstance(msg, QuickMatch):
+            self._quick_match(conn, msg)
+        elif isinstance(msg, CancelQuickMatch):
+            for key, waiting in list(self._waiting.items()):
+                if waiting is conn:
+                    del self._waiting[key]
+        else:
+            self._at_table(conn, msg)
+
+    # -- hello -------------------------------------------------------------------------------
+    async def _hello(self, conn: Connection, msg: Hello) -> None:
+        if msg.protocol != PROTOCOL_VERSION:
+            self._error(
+                conn,
+                "bad_version",
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {msg.protocol}",
+            )
+            return
+        player_id: int | None = None
+        account: str | None = None
+        if msg.resume_token is not None:
+            try:
+                player_id = self.tokens.check(msg.resume_token)
+                player = await self.store.get_player(player_id)
+            except BadToken as e:
+                self._error(conn, "bad_token", str(e))
+                return
+            except LookupError:
+                self._error(conn, "bad_token", "the resume token names no player here")
+                return
+            account = player.login
+            if player.name != msg.name:
+                await self.store.rename_player(player_id, msg.name)
+        else:
+            player_id = await self.store.add_player(msg.name)
+        conn.player, conn.name, conn.account = player_id, msg.name, account
+        mine = [
+            table_id
+            for table_id, live in self.tables.items()
+            if not live.table.over and live.table.seat_of_owner(player_id) is not None
+        ]
+        conn.put_nowait(
+            Welcome(
+                player_id=str(player_id),
+                name=msg.name,
+                resume_token=self.tokens.issue(player_id),
+                account=account,
+                tables=mine,
+            )
+        )
+        for table_id in mine:
+            conn.tables.add(table_id)
+            self.tables[table_id].table.submit(Join(conn, name=conn.name, player=player_id))
+
+    # -- tables ------------------------------------------------------------------------------
+    def _new_seed(self) -> int:
+        if self.options.seed is None:
+            return secrets.randbits(63)
+        return self.options.seed + next(self._seeds)
+
+    def _create(self, conn: Connection, msg: CreateTable) -> Table | None:
+        try:
+            game = new_game(
+                msg.game, players=len(msg.seats), rules=msg.rules, seed=self._new_seed()
+            )
+        except (TrumpsError, ValueError, TypeError) as e:
+            self._error(conn, "bad_rules", str(e))
+            return None
+        if msg.takeover == "random" and msg.grace == 0:
+            pass  # allowed: an instant random stand-in
+        levels = [None if kind == "human" else kind for kind in msg.seats]
+        config = TableConfig(
+            time_control=msg.time_control,
+            on_timeout=msg.on_timeout,
+            grace=msg.grace,
+            takeover=msg.takeover,
+            private=msg.private,
+        )
+        table_id = "t-" + secrets.token_urlsafe(9)
+        table = Table(
+            table_id,
+            game,
+            levels,
+            config=config,
+            listener=self,
+            bot_time=self.options.bot_time,
+        )
+        self.tables[table_id] = _Live(table, rules_name=msg.rules if msg.rules else None)
+        table.launch()
+        conn.tables.add(table_id)
+        if any(level is None for level in levels):
+            table.submit(Join(conn, name=conn.name, player=conn.player))
+        else:  # a table of bots: the creator watches it play
+            table.submit(Join(conn, spectate=True))
+            table.start()
+        self._lobby_changed()
+        return table
+
+    def _quick_match(self, conn: Connection, msg: QuickMatch) -> None:
+        key = _rules_key(msg.game, msg.rules)
+        other = self._waiting.get(key)
+        if other is not None and other.player == conn.player:
+            conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
+            return
+        if other is None or other.closed:
+            for k, waiting in list(self._waiting.items()):
+                if waiting is conn:
+                    del self._waiting[k]
+            self._waiting[key] = conn
+            conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
+            return
+        del self._waiting[key]
+        table = self._create(
+            other, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
+        )
+        if table is None:  # bad rules: both hear why
+            self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
+            return
+        conn.tables.add(table.table_id)
+        table.submit(Join(conn, name=conn.name, player=conn.player))
+
+    def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
+        table_id: str = msg.table_id  # type: ignore[union-attr]
+        live = self.tables.get(table_id)
+        if live is None:
+            self._error(conn, "no_such_table", f"no table {table_id!r}", table_id)
+            return
+        table = live.table
+        if isinstance(msg, JoinTable):
+            conn.tables.add(table_id)
+            table.submit(Join(conn, seat=msg.seat, name=conn.name, player=conn.player))
+        elif isinstance(msg, Spectate):
+            conn.tables.add(table_id)
+            table.submit(Join(conn, spectate=True))
+        elif isinstance(msg, LeaveTable):
+            conn.tables.discard(table_id)
+            table.submit(Leave(conn))
+        elif isinstance(msg, Action):
+            table.submit(Act(conn, msg.action, msg.expected))
+        elif isinstance(msg, Resign):
+            table.submit(ResignCmd(conn))
+        elif isinstance(msg, ChatSend):
+            table.submit(Chat(conn, conn.name, msg.text))
+        elif isinstance(msg, Resync):
+            table.submit(ResyncCmd(conn))
+
+    # -- the lobby ---------------------------------------------------------------------------
+    def _summary(self, live: _Live) -> TableSummary:
+        table = live.table
+        return TableSummary(
+            table_id=table.table_id,
+            game=table.game.game_id,  # type: ignore[arg-type]
+            rules=live.rules_name if live.rules_name is not None else table.game.rules,
+            seats=table.seat_infos(),
+            open_seats=len(table.open_seats()),
+            started=table.started,
+            time_control=table.config.time_control,
+        )
+
+    def _summaries(self, game: str | None = None) -> list[TableSummary]:
+        out = []
+        for live in self.tables.values():
+            table = live.table
+            if table.config.private or table.over:
+                continue
+            if game is None or table.game.game_id == game:
+                if live.summary is None:
+                    live.summary = self._summary(live)
+                out.append(live.summary)
+        return out
+
+    def _lobby_changed(self) -> None:
+        if self._lobby_task is None or self._lobby_task.done():
+            self._lobby_task = asyncio.create_task(self._push_lobby())
+
+    async def _push_lobby(self) -> None:
+        await asyncio.sleep(LOBBY_DEBOUNCE)  # debounce: many changes, one push
+        lists: dict[str | None, TableList] = {}
+        for conn in list(self.connections):
+            watching, game = conn.lobby
+            if watching:
+                if game not in lists:
+                    lists[game] = TableList(tables=self._summaries(game))
+                conn.put_nowait(lists[game])
+
+    # -- TableListener ------------------------------------------------------------------------
+    def table_changed(self, table: Table) -> None:
+        live = self.tables.get(table.table_id)
+        if live is None:
+            return
+        if not table.config.private:
+            summary = self._summary(live)
+            if summary != live.summary:
+                live.summary = summary
+                self._lobby_changed()
+        if table.started and not table.over and not self._stopping:
+            live.dirty = True
+            if live.writer is None or live.writer.done():
+                live.writer = asyncio.create_task(self._write_behind(live))
+        if not table.started and not any(table.owners()) and table.levels.count(None):
+            self._drop(table.table_id)  # everyone left before the start
+
+    async def _write_behind(self, live: _Live) -> None:
+        table = live.table
+        while live.dirty and not table.over:
+            live.dirty = False
+            ids = [o if isinstance(o, int) else None for o in table.owners()]
+            meta = {**table.meta(), "rules_name": live.rules_name}
+            try:
+                await self.store.update_running(
+                    table.table_id, table.running_record(), ids, meta=meta
+                )
+            except Exception:
+                log.exception("table %s: storing the running game failed", table.table_id)
+                await asyncio.sleep(1.0)
+                live.dirty = True
+
+    async def table_finished(self, table: Table, record: dict[str, Any]) -> int | None:
+        live = self.tables.get(table.table_id)
+        if live is not None:
+            live.dirty = False
+            if live.writer is not None:
+                with contextlib.suppress(Exception):
+                    await live.writer
+        ids = [o if isinstance(o, int) else None for o in table.owners()]
+        record_id = await self.store.save_game(record, table.table_id, ids)
+        if live is not None:
+            live.summary = None
+            self._lobby_changed()
+            loop = asyncio.get_running_loop()
+            live.expires = loop.call_later(self.options.finished_ttl, self._drop, table.table_id)
+        return record_id
+
+    def _drop(self, table_id: str) -> None:
+        live = self.tables.pop(table_id, None)
+        if live is None:
+            return
+        live.table.submit_stop()
+        for conn in self.connections:
+            conn.tables.discard(table_id)
+        self._lobby_changed()
+
+    # -- reading ------------------------------------------------------------------------------
+    def public_tables(self, game: str | None = None) -> list[dict[str, Any]]:
+        return [msgspec.to_builtins(s) for s in self._summaries(game)]
+
+    def stats(self) -> Mapping[str, Any]:
+        return {
+            "connections": len(self.connections),
+            "tables": len(self.tables),
+            "running": sum(1 for t in self.tables.values() if t.table.started and not t.table.over),
+            "time": time.time(),
+        }

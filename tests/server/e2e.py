@@ -1,0 +1,313 @@
+"""End-to-end harness: a real ``trumps serve`` process and real WebSocket clients.
+
+``ServerProc`` starts the server as users do (the ``trumps serve`` command in a subprocess,
+on a free loopback port, with an SQLite file or a fresh PostgreSQL database) and can stop it
+politely or with ``kill -9``.  ``Client`` is a protocol client over the ``websockets``
+package that keeps every message it received, so tests can check whole games afterwards
+(``hidden_cards_sent``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from trumps.games import Game
+from trumps.records import replay
+
+TIMEOUT = 30.0  # seconds any single wait may take before the test fails
+SECRET = "e2e-secret-0123456789abcdef"
+
+Msg = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test; dropped afterwards."""
+    name = f"trumps_e2e_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"postgresql+asyncpg://postgres@localhost/{name}"
+    finally:
+        asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _pg_admin(statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect("postgresql://postgres@localhost/test")
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+class ServerProc:
+    """One ``trumps serve`` process."""
+
+    def __init__(
+        self,
+        db: str,
+        workdir: Path,
+        *,
+        seed: int | None = 1000,
+        bot_time: float = 0.02,
+        rate: tuple[int, int] = (10_000, 1_000_000),
+    ) -> None:
+        self.db, self.workdir, self.seed, self.bot_time = db, workdir, seed, bot_time
+        self.rate = rate
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = workdir / f"server-{self.port}.log"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ServerProc:
+        args = [
+            sys.executable, "-m", "trumps", "serve",
+            "--port", str(self.port), "--db", self.db,
+            "--secret-file", str(self.workdir / "secret.key"),
+            "--bot-time", str(self.bot_time), "--log-level", "warning",
+            "--rate", str(self.rate[0]), "--rate-minute", str(self.rate[1]),
+        ]  # fmt: skip
+        if self.seed is not None:
+            args += ["--seed", str(self.seed)]
+        env = {**os.environ, "TRUMPS_DATA_DIR": str(self.workdir / "data")}
+        env.pop("TRUMPS_SECRET", None)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # readiness: the health endpoint answers once migrations and resumes ran
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log.read_text()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.http + "/healthz", timeout=1.0).status_code == 200:
+                    return self
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start:\n{self.log.read_text()}")
+            time.sleep(0.05)
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=TIMEOUT)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return httpx.get(self.http + path, timeout=TIMEOUT, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        return httpx.post(self.http + path, timeout=TIMEOUT, **kwargs)
+
+
+class Client:
+    """A protocol client that records every message it receives."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ws: websockets.ClientConnection | None = None
+        self.received: list[Msg] = []
+        self._pending: list[Msg] = []
+        self.player_id: str | None = None
+        self.token: str | None = None
+        self.last: dict[str, int] = {}  # table id -> last event number applied
+
+    async def connect(self) -> Client:
+        self.ws = await websockets.connect(self.url, max_size=2**22)
+        _OPEN.append(self)
+        return self
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def send(self, msg: Msg | str | bytes) -> None:
+        assert self.ws is not None
+        await self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
+
+    async def recv(self) -> Msg:
+        if self._pending:
+            return self._pending.pop(0)
+        assert self.ws is not None
+        raw = await asyncio.wait_for(self.ws.recv(), TIMEOUT)
+        assert isinstance(raw, str), "the server sends text frames"
+        msg: Msg = json.loads(raw)
+        self.received.append(msg)
+        if msg["type"] == "event":
+            self.last[msg["table_id"]] = msg["number"]
+        elif msg["type"] == "table_state":
+            self.last[msg["table_id"]] = msg["event"]
+        return msg
+
+    async def until(self, pred: Callable[[Msg], bool]) -> Msg:
+        """Receive until a message matches; the ones before stay readable in ``received``."""
+        while True:
+            msg = await self.recv()
+            if pred(msg):
+                return msg
+
+    async def expect(self, kind: str) -> Msg:
+        msg = await self.recv()
+        assert msg["type"] == kind, msg
+        return msg
+
+    async def hello(self, name: str, token: str | None = None) -> Msg:
+        hello: Msg = {"type": "hello", "protocol": 1, "name": name}
+        if token is not None:
+            hello["resume_token"] = token
+        await self.send(hello)
+        welcome = await self.expect("welcome")
+        self.player_id, self.token = welcome["player_id"], welcome["resume_token"]
+        return welcome
+
+    async def error(self, msg: Msg | str | bytes) -> Msg:
+        """Send ``msg`` and return the error it earns."""
+        await self.send(msg)
+        return await self.expect("error")
+
+
+_OPEN: list[Client] = []  # clients of the running ``run`` call, closed when it ends
+
+
+def run(main: Callable[[], Awaitable[None]]) -> None:
+    """Run an async test body; every client it opened is closed afterwards, however it ends."""
+
+    async def body() -> None:
+        try:
+            await main()
+        finally:
+            while _OPEN:
+                await _OPEN.pop().close()
+
+    asyncio.run(body())
+
+
+async def connected(url: str, name: str, token: str | None = None) -> Client:
+    client = await Client(url).connect()
+    await client.hello(name, token)
+    return client
+
+
+# ---------------------------------------------------------------- whole-game leak check
+
+
+def _strings(obj: Any) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for v in obj.values() for s in _strings(v)]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _strings(v)]
+    return []
+
+
+def positions_by_event(messages: list[Msg], table_id: str, record: Msg) -> dict[int, Game]:
+    """The game after each event number of ``table_id``, rebuilt from its stored record.
+
+    The client must have seen every event from 1 on, as an event or in a snapshot's log
+    (it sat or watched from early on): events of kind ``action`` or ``timeout`` that carry an
+    action advance the record by one.
+    """
+    events: dict[int, Msg] = {}
+    for m in messages:
+        if m.get("table_id") == table_id and m["type"] == "table_state":
+            events.update({e["number"]: e for e in m["log"]})
+    events.update(
+        {m["number"]: m for m in messages if m.get("table_id") == table_id and m["type"] == "event"}
+    )
+    last = max(events, default=0)
+    missing = [n for n in range(1, last + 1) if n not in events]
+    assert not missing, f"events {missing[:5]} of {table_id} never arrived"
+    game = replay({**record, "actions": [], "outcome": None, "finished": None})
+    actions = iter(record["actions"])
+    out = {0: game.clone()}
+    for number in range(1, last + 1):
+        event = events[number]
+        if event["kind"] in ("action", "timeout") and event["action"]:
+            game.play(next(actions))
+        out[number] = game.clone()
+    return out
+
+
+def hidden_cards_sent(
+    messages: list[Msg], table_id: str, seat: int | None, record: Msg
+) -> list[str]:
+    """Every message to ``seat`` (None: a spectator) that showed a card it may not know.
+
+    A card is hidden from ``seat`` when it lies in another seat's hand and that seat's view
+    does not list it as known; a spectator may know only public cards (``known``).
+    """
+    positions = positions_by_event(messages, table_id, record)
+    problems: list[str] = []
+    for msg in messages:
+        if msg.get("table_id") != table_id or msg["type"] not in ("event", "table_state"):
+            continue
+        number = msg["number"] if msg["type"] == "event" else msg["event"]
+        if number not in positions:
+            continue
+        game = positions[number]
+        hands = game.to_json()["hands"]
+        data = json.loads(json.dumps(msg))
+        # A card just played is public; a discard (``rob XX``) is the actor's secret.
+        entries = [*data.get("log", []), *([data] if msg["type"] == "event" else [])]
+        for entry in entries:
+            action = entry.get("action") or ""
+            if action.startswith("rob ") and entry.get("seat") != seat:
+                problems.append(f"event {number}: seat {seat} saw another seat's {action!r}")
+            entry["action"] = None
+        known: set[str] = set()
+        view = data.get("view")
+        if view is not None:
+            shown = view.pop("hands")
+            for s, hand in enumerate(shown):
+                if s == seat:
+                    if sorted(hand) != sorted(hands[s]):
+                        problems.append(f"event {number}: seat {s} was shown a wrong own hand")
+                    continue
+                if not isinstance(hand, dict):
+                    problems.append(f"event {number}: seat {seat} was sent hand {s}: {hand}")
+                    continue
+                known |= set(hand["known"])
+                if not set(hand["known"]) <= set(hands[s]):
+                    problems.append(f"event {number}: known cards of seat {s} are wrong")
+        hidden = {
+            card for s, hand in enumerate(hands) if s != seat for card in hand if card not in known
+        }
+        leaked = hidden & set(_strings(data))
+        if leaked:
+            problems.append(f"event {number}: seat {seat} was sent hidden cards {sorted(leaked)}")
+    return problems

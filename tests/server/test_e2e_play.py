@@ -1,0 +1,121 @@
+"""Users' paths through a real server (issue 4 item 8): whole games, hidden cards, records.
+
+Each test starts ``trumps serve`` on SQLite and on PostgreSQL and plays over real WebSockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from server.e2e import Client, Msg, ServerProc, connected, hidden_cards_sent, run
+from trumps.records import replay
+
+Serve = Callable[..., ServerProc]
+GAME_KINDS = {"start", "action", "timeout", "resign"}  # events that change the game
+
+
+async def play_out(players: dict[int, Client], table_id: str, rng: random.Random) -> Msg:
+    """Every seated client plays a random legal action whenever it is to move, answering
+    only the newest event it has, until the game is over; returns the ``game_over``."""
+
+    async def seat_loop(seat: int, client: Client) -> Msg:
+        seen = [m for m in client.received if m.get("table_id") == table_id]
+        msg = seen[-1] if seen else await client.recv()  # it may be to move already
+        sent = False  # an action is on its way: wait for the game to change
+        while True:
+            assert msg["type"] != "error", (seat, msg)
+            if msg["type"] == "game_over":
+                return msg
+            if msg["type"] == "event" and msg["kind"] in GAME_KINDS:
+                sent = False
+            if msg["type"] in ("event", "table_state") and msg.get("legal") and not sent:
+                number = msg["number"] if msg["type"] == "event" else msg["event"]
+                await client.send(
+                    {
+                        "type": "action",
+                        "table_id": table_id,
+                        "action": rng.choice(msg["legal"]),
+                        "expected": number,
+                    }
+                )
+                sent = True
+            msg = await client.recv()
+
+    results = await asyncio.gather(*(seat_loop(s, c) for s, c in players.items()))
+    assert all(r == results[0] for r in results)
+    return results[0]
+
+
+def seated(state: Msg) -> int:
+    seat = state["seat"]
+    assert isinstance(seat, int)
+    return seat
+
+
+@pytest.mark.parametrize(("game", "rules"), [("kozyri", None), ("twentyfive", {"target": 15})])
+def test_two_people_play_a_whole_game_with_a_spectator(
+    serve: Serve, game: str, rules: dict[str, Any] | None
+) -> None:
+    server = serve(seed=4242)
+
+    async def main() -> None:
+        olena = await connected(server.ws, "Olena")
+        taras = await connected(server.ws, "Taras")
+        watcher = await connected(server.ws, "Watcher")
+        create: Msg = {"type": "create_table", "game": game, "seats": ["human", "human"]}
+        if rules is not None:
+            create["rules"] = rules
+        await olena.send(create)
+        state = await olena.expect("table_state")
+        table_id = state["table_id"]
+        assert seated(state) == 0 and state["event"] == 0 and state["to_move"] is None
+
+        await watcher.send({"type": "list_tables", "game": game})
+        listed = await watcher.expect("table_list")
+        row = next(t for t in listed["tables"] if t["table_id"] == table_id)
+        assert row["open_seats"] == 1 and not row["started"]
+        await watcher.send({"type": "spectate", "table_id": table_id})
+        watched = await watcher.until(lambda m: m["type"] == "table_state")
+        assert watched["seat"] is None and watched["legal"] == []
+
+        await taras.send({"type": "join_table", "table_id": table_id})
+        joined = await taras.expect("table_state")
+        assert seated(joined) == 1
+        over = await play_out({0: olena, 1: taras}, table_id, random.Random(7))
+        seen = await watcher.until(lambda m: m["type"] == "game_over")
+        assert seen == over
+
+        record = server.get(f"/api/games/{over['record_id']}").json()
+        assert record["players"] == ["Olena", "Taras"] and record["game"] == game
+        replayed = replay(record)
+        assert replayed.outcome is not None and replayed.outcome.to_json() == over["outcome"]
+        # Every message of the whole game, to each player and the spectator, is clean.
+        for client, seat in ((olena, 0), (taras, 1), (watcher, None)):
+            assert hidden_cards_sent(client.received, table_id, seat, record) == []
+        # The numbered events each client saw are the same sequence 1, 2, 3, …
+        numbers = [
+            [m["number"] for m in c.received if m["type"] == "event"]
+            for c in (olena, taras, watcher)
+        ]
+        assert numbers[0][-1] == numbers[1][-1] == numbers[2][-1]
+        # The history lists it for both players, and the download is the same record.
+        for client in (olena, taras):
+            mine = server.get(
+                "/api/games?mine=1", headers={"authorization": f"Bearer {client.token}"}
+            ).json()["games"]
+            assert [g["id"] for g in mine] == [over["record_id"]]
+        download = server.get(f"/api/games/{over['record_id']}?download=1")
+        assert "attachment" in download.headers["content-disposition"]
+        assert download.json() == record
+        steps = server.get(f"/api/games/{over['record_id']}/replay").json()
+        assert len(steps["positions"]) == len(record["actions"]) + 1
+        assert steps["positions"][-1] == replayed.to_json()
+        for client in (olena, taras, watcher):
+            await client.close()
+
+    run(main)
