@@ -20,10 +20,12 @@ from trumps.server.protocol import (
 )
 from trumps.server.table import (
     Act,
+    Disconnect,
     Join,
     ResignCmd,
     ResyncCmd,
     Table,
+    TableConfig,
     TableNotOver,
 )
 
@@ -287,6 +289,102 @@ def test_seat_rules() -> None:
         r1, r2 = await b.get(), await b.get()
         assert isinstance(r1, Error) and r1.code == "table_full"
         assert isinstance(r2, Error) and r2.code == "table_full"
+        await table.stop()
+
+    run(main)
+
+
+def test_a_rob_discard_reaches_only_the_robber() -> None:
+    """Twenty-Five F-rules: the card discarded to rob is secret (SPEC §6), so every other seat
+    and the spectators see the action as just ``rob``, in events and in snapshot logs."""
+
+    async def main() -> None:
+        game = new_game("twentyfive", players=2, seed=4)  # seat 0 may rob at once
+        table = Table("t-rob", game, [None, None])
+        p0, p1, spec = Watched(table, 0), Watched(table, 1), Watched(table, None)
+        table.submit(Join(p0, seat=0))
+        table.submit(Join(p1, seat=1))
+        table.submit(Join(spec))
+        table.launch()
+        start = await p0.get()
+        while not (isinstance(start, Event) and start.kind == "start"):
+            start = await p0.get()
+        rob = next(a for a in start.legal if a.startswith("rob "))
+        table.submit(Act(p0, rob, start.number))
+        mine = await p0.get()
+        assert isinstance(mine, Event) and mine.action == rob
+        for q in (p1, spec):
+            seen = [q.get_nowait() for _ in range(q.qsize())]
+            last = seen[-1]
+            assert isinstance(last, Event) and last.kind == "action" and last.action == "rob"
+            table.submit(ResyncCmd(q))
+            snap = await q.get()
+            assert isinstance(snap, TableState) and snap.log[-1].action == "rob"
+        table.submit(ResyncCmd(p0))
+        snap = await p0.get()
+        assert isinstance(snap, TableState) and snap.log[-1].action == rob
+        await table.stop()
+        assert p0.leaks == p1.leaks == spec.leaks == []
+
+    run(main)
+
+
+def test_seat_events_do_not_make_an_action_stale() -> None:
+    """Only game-changing events make ``expected`` stale: a player who joins (or a flapping
+    connection) between an event and the mover's answer spoils nothing."""
+
+    async def main() -> None:
+        game = new_game("twentyfive", players=3, seed=5)
+        table = Table("t-stale", game, [None, None, "random"], config=TableConfig(grace=60))
+        p0, p1, spec = Watched(table, 0), Watched(table, 1), Watched(table, None)
+        table.submit(Join(p0, seat=0, name="A", player=1))
+        table.submit(Join(p1, seat=1, name="B", player=2))
+        table.launch()
+        starts = {}
+        for seat, q in ((0, p0), (1, p1)):
+            while not (isinstance(m := await q.get(), Event) and m.kind == "start"):
+                pass
+            starts[seat] = m
+        assert game.current_player in (0, 1), "seed 5 starts with a person to move"
+        mover, other = (p0, p1) if game.current_player == 0 else (p1, p0)
+        start = starts[game.current_player]
+        table.submit(Join(spec))  # a spectator: no event
+        table.submit(Disconnect(other))  # the other person drops: a `leave` event
+        left = await mover.get()
+        assert isinstance(left, Event) and left.kind == "leave" and left.number == start.number + 1
+        table.submit(Act(mover, start.legal[0], start.number))  # answered from the older event
+        moved = await mover.get()
+        assert isinstance(moved, Event) and moved.kind == "action", moved
+        table.submit(Act(mover, start.legal[0], start.number))  # now the game has changed
+        stale = await mover.get()
+        while isinstance(stale, Event):
+            stale = await mover.get()
+        assert isinstance(stale, Error) and stale.code == "stale_event"
+        await table.stop()
+
+    run(main)
+
+
+def test_a_seated_player_cannot_take_another_seat() -> None:
+    """A player who holds seat 0 asking for seat 1 is ``table_full`` and nothing happens;
+    asking again without a seat (a reconnect) gives the own seat back."""
+
+    async def main() -> None:
+        game = new_game("kozyri", players=2, seed=1)
+        table = Table("t-own", game, [None, None])
+        a, a2 = Watched(table, 0), Watched(table, 0)
+        table.submit(Join(a, seat=0, name="A", player=7))
+        table.launch()
+        assert isinstance(await a.get(), TableState)
+        assert isinstance(await a.get(), Event)  # its join
+        number = table.number
+        table.submit(Join(a2, seat=1, name="A", player=7))
+        refused = await a2.get()
+        assert isinstance(refused, Error) and refused.code == "table_full"
+        assert table.number == number and a.empty()
+        table.submit(Join(a2, name="A", player=7))
+        back = await a2.get()
+        assert isinstance(back, TableState) and back.seat == 0
         await table.stop()
 
     run(main)

@@ -357,7 +357,8 @@ class Hub:
             listener=self,
             bot_time=self.options.bot_time,
         )
-        self.tables[table_id] = _Live(table, rules_name=msg.rules if msg.rules else None)
+        rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
+        self.tables[table_id] = _Live(table, rules_name=rules_name)
         table.launch()
         conn.tables.add(table_id)
         if any(level is None for level in levels):
@@ -369,7 +370,12 @@ class Hub:
         return table
 
     def _quick_match(self, conn: Connection, msg: QuickMatch) -> None:
-        key = _rules_key(msg.game, msg.rules)
+        try:  # people asking for the same rules in other words are matched
+            rules = new_game(msg.game, players=2, rules=msg.rules, seed=0).rules
+        except (TrumpsError, ValueError, TypeError) as e:
+            self._error(conn, "bad_rules", str(e))
+            return
+        key = _rules_key(msg.game, rules)
         other = self._waiting.get(key)
         if other is not None and other.player == conn.player:
             conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
