@@ -23,7 +23,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
@@ -94,6 +94,7 @@ class HubOptions:
     per_second: int = 20  # messages a connection may send per second …
     per_minute: int = 600  # … and per minute
     finished_ttl: float = FINISHED_TTL
+    max_open_tables: int = 10  # unfinished tables one player may create or sit at
 
 
 class Connection:
@@ -138,7 +139,7 @@ class _Live:
     summary: TableSummary | None = None
     rules_name: str | dict[str, Any] | None = None
     expires: asyncio.TimerHandle | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    creator: int | None = None
 
 
 def _rules_key(game: str, rules: object) -> str:
@@ -330,7 +331,23 @@ class Hub:
             return secrets.randbits(63)
         return self.options.seed + next(self._seeds)
 
+    def _open_tables(self, player: int | None) -> int:
+        """Unfinished tables ``player`` created or sits at."""
+        return sum(
+            1
+            for live in self.tables.values()
+            if not live.table.over
+            and (live.creator == player or live.table.seat_of_owner(player) is not None)
+        )
+
     def _create(self, conn: Connection, msg: CreateTable) -> Table | None:
+        if self._open_tables(conn.player) >= self.options.max_open_tables:
+            self._error(
+                conn,
+                "rate_limited",
+                f"you have {self.options.max_open_tables} unfinished tables; finish or leave one",
+            )
+            return None
         try:
             game = new_game(
                 msg.game, players=len(msg.seats), rules=msg.rules, seed=self._new_seed()
@@ -338,8 +355,6 @@ class Hub:
         except (TrumpsError, ValueError, TypeError) as e:
             self._error(conn, "bad_rules", str(e))
             return None
-        if msg.takeover == "random" and msg.grace == 0:
-            pass  # allowed: an instant random stand-in
         levels = [None if kind == "human" else kind for kind in msg.seats]
         config = TableConfig(
             time_control=msg.time_control,
@@ -358,7 +373,7 @@ class Hub:
             bot_time=self.options.bot_time,
         )
         rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
-        self.tables[table_id] = _Live(table, rules_name=rules_name)
+        self.tables[table_id] = _Live(table, rules_name=rules_name, creator=conn.player)
         table.launch()
         conn.tables.add(table_id)
         if any(level is None for level in levels):

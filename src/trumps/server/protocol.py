@@ -43,7 +43,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "illegal_action": "A well-formed action that the rules do not allow now (trumps.IllegalAction).",
     "stale_event": "The game changed after the event number `expected` (or it is in the future); resync first.",
     "game_over": "The game at that table has ended.",
-    "rate_limited": "Too many messages on this connection; slow down.",
+    "rate_limited": "Too many messages on this connection, or too many unfinished tables of yours.",
     "internal_error": "The server failed; the request changed nothing.",
 }
 

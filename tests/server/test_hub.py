@@ -1,0 +1,159 @@
+"""The hub without a network: connections are outboxes, the store an SQLite file.
+
+Faster and more exact than the end-to-end tests for the hub's own rules: the table limit,
+resuming from the store, write-behind, and what a restart does to clocks and takeovers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from trumps.server.auth import Tokens
+from trumps.server.hub import Connection, Hub, HubOptions
+from trumps.server.protocol import Error, Event, ServerMessage, TableState, Welcome
+from trumps.store import SqlStore
+
+SECRET = "hub-test-secret-0123456789"
+
+
+def run(tmp_path: Path, body: Callable[[Hub, SqlStore], Awaitable[None]]) -> None:
+    async def main() -> None:
+        store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
+        await store.create()
+        hub = Hub(store, Tokens(SECRET), HubOptions(bot_time=0.01, seed=1))
+        await hub.start()
+        try:
+            await asyncio.wait_for(body(hub, store), 60)
+        finally:
+            await hub.stop()
+            await store.close()
+
+    asyncio.run(main())
+
+
+async def said(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
+    await hub.handle(conn, json.dumps(msg))
+
+
+async def next_of(conn: Connection, kind: type[ServerMessage]) -> Any:
+    while True:
+        msg = await conn.outbox.get()
+        assert msg is not None, "the connection was closed"
+        if isinstance(msg, kind):
+            return msg
+        assert not isinstance(msg, Error), msg
+
+
+async def hello(hub: Hub, name: str, token: str | None = None) -> tuple[Connection, Welcome]:
+    conn = hub.connect()
+    msg: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
+    if token:
+        msg["resume_token"] = token
+    await said(hub, conn, msg)
+    return conn, await next_of(conn, Welcome)
+
+
+def test_a_player_may_have_ten_unfinished_tables(tmp_path: Path) -> None:
+    """Creating tables costs the server: the eleventh unfinished table is refused with
+    ``rate_limited`` and creates nothing."""
+
+    async def body(hub: Hub, _store: SqlStore) -> None:
+        conn, _ = await hello(hub, "Busy")
+        for _ in range(10):
+            await said(
+                hub, conn, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
+            )
+            await next_of(conn, TableState)
+        await said(
+            hub, conn, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
+        )
+        refused = await conn.outbox.get()
+        while isinstance(refused, Event):  # the joins of the tables made before
+            refused = await conn.outbox.get()
+        assert isinstance(refused, Error) and refused.code == "rate_limited"
+        assert len(hub.tables) == 10
+        other, _ = await hello(hub, "Other")
+        await said(hub, other, {"type": "play_computer", "game": "kozyri"})
+        assert isinstance(await next_of(other, TableState), TableState)
+
+    run(tmp_path, body)
+
+
+def test_write_behind_then_resume_with_clocks_and_takeover(tmp_path: Path) -> None:
+    """A running table is stored with its settings (clocks, who is away); a new hub on the
+    same store resumes it: the player's seat, clock and view come back, and a seat whose
+    player does not return within the grace period is taken over by a bot."""
+
+    kept: dict[str, Any] = {}
+
+    async def first(hub: Hub, store: SqlStore) -> None:
+        a, wa = await hello(hub, "A")
+        b, wb = await hello(hub, "B")
+        await said(
+            hub,
+            a,
+            {
+                "type": "create_table",
+                "game": "twentyfive",
+                "seats": ["human", "human"],
+                "time_control": {"base": 600, "increment": 2},
+                "grace": 0.2,
+            },
+        )
+        state = await next_of(a, TableState)
+        await said(hub, b, {"type": "join_table", "table_id": state.table_id})
+        await next_of(b, TableState)
+        while True:  # up to the start, in A's messages
+            event = await next_of(a, Event)
+            if event.kind == "start":
+                break
+        mover, conn = (a, "a") if event.to_move == 0 else (b, "b")
+        last = event
+        if conn == "b":
+            while last.kind != "start":
+                last = await next_of(b, Event)
+        await said(
+            hub,
+            mover,
+            {
+                "type": "action",
+                "table_id": state.table_id,
+                "action": last.legal[0],
+                "expected": last.number,
+            },
+        )
+        moved = await next_of(mover, Event)
+        assert moved.kind == "action"
+        live = hub.tables[state.table_id]
+        while live.writer is not None and not live.writer.done():
+            await live.writer  # the write-behind of that move
+        running = {t.table_id: t for t in await store.running_tables()}[state.table_id]
+        assert running.record["actions"] == [last.legal[0]]
+        assert running.meta is not None and running.meta["time_control"]["base"] == 600
+        assert running.meta["clocks"][moved.seat] >= 600  # the increment was added
+        kept.update(
+            table=state.table_id, a=wa.resume_token, b=wb.resume_token, view_a=None, moved=moved
+        )
+
+    run(tmp_path, first)
+
+    async def second(hub: Hub, _store: SqlStore) -> None:
+        assert kept["table"] in hub.tables  # resumed on start
+        a, welcome = await hello(hub, "A", kept["a"])
+        assert welcome.tables == [kept["table"]]
+        snap = await next_of(a, TableState)
+        assert snap.seat == 0 and snap.clocks is not None and snap.time_control is not None
+        assert snap.clocks[kept["moved"].seat] >= 600
+        # B never comes back: after the grace period a bot plays seat 1.
+        took = await next_of(a, Event)
+        while took.kind != "takeover":
+            took = await next_of(a, Event)
+        assert took.seat == 1
+        await said(hub, a, {"type": "resync", "table_id": kept["table"], "last_event": 0})
+        assert (await next_of(a, TableState)).seats[1].away is True
+
+    run(tmp_path, second)
