@@ -228,6 +228,13 @@ cli.add_command(solve)
     help="Deal tables from this seed onwards (tests and demos only: deals become predictable).",
 )
 @click.option(
+    "--bot-workers",
+    type=click.IntRange(0, 64),
+    default=None,
+    help="Processes the bots think in (default: one per core but one, at least 1; "
+    "0 = threads of the server process).",
+)
+@click.option(
     "--rate",
     default=20,
     show_default=True,
@@ -255,6 +262,7 @@ def serve(
     secret_file: Path | None,
     bot_time: float,
     seed: int | None,
+    bot_workers: int | None,
     rate: int,
     rate_minute: int,
     log_level: str,
@@ -276,6 +284,7 @@ def serve(
         bot_time=bot_time,
         static=STATIC,
         rate=(rate, rate_minute),
+        bot_workers=bot_workers,
         seed=seed,
         log_level=log_level,
     )

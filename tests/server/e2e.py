@@ -35,6 +35,15 @@ SECRET = "e2e-secret-0123456789abcdef"
 Msg = dict[str, Any]
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -73,9 +82,10 @@ class ServerProc:
         seed: int | None = 1000,
         bot_time: float = 0.02,
         rate: tuple[int, int] = (10_000, 1_000_000),
+        bot_workers: int = 0,
     ) -> None:
         self.db, self.workdir, self.seed, self.bot_time = db, workdir, seed, bot_time
-        self.rate = rate
+        self.rate, self.bot_workers = rate, bot_workers
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / f"server-{self.port}.log"
@@ -95,6 +105,7 @@ class ServerProc:
             "--secret-file", str(self.workdir / "secret.key"),
             "--bot-time", str(self.bot_time), "--log-level", "warning",
             "--rate", str(self.rate[0]), "--rate-minute", str(self.rate[1]),
+            "--bot-workers", str(self.bot_workers),
         ]  # fmt: skip
         if self.seed is not None:
             args += ["--seed", str(self.seed)]
@@ -113,10 +124,24 @@ class ServerProc:
                 raise RuntimeError(f"server did not start:\n{self.log.read_text()}")
             time.sleep(0.05)
 
-    def kill9(self) -> None:
+    def children(self) -> list[int]:
+        """Live (not zombie) processes whose parent is the server."""
         assert self.proc is not None
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == self.proc.pid and fields[0] != "Z":
+                    found.append(int(stat.parent.name))
+        return found
+
+    def kill9(self) -> list[int]:
+        """``kill -9`` the server; returns the children it had (e.g. bot workers)."""
+        assert self.proc is not None
+        children = self.children()
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=TIMEOUT)
+        return children
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

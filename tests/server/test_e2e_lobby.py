@@ -113,8 +113,9 @@ def test_quick_match_pairs_the_next_person_with_the_same_rules(serve: Serve) -> 
 
 def test_play_the_computer_and_a_table_of_bots_play_to_the_end(serve: Serve) -> None:
     """Items 2 and 5: quick play against the computer takes one request; bots act through
-    the same command path, and a table of bots plays to the end by itself."""
-    server = serve()
+    the same command path (thinking in a worker process, as by default), and a table of
+    bots plays to the end by itself."""
+    server = serve(bot_workers=1)
 
     async def main() -> None:
         olena = await connected(server.ws, "Olena")

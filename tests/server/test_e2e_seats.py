@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from server.e2e import TIMEOUT, Client, Msg, ServerProc, connected, hidden_cards_sent, run
+from server.e2e import TIMEOUT, Client, Msg, ServerProc, alive, connected, hidden_cards_sent, run
 from server.test_e2e_play import play_out
 from trumps.records import replay
 from trumps.store import SqlStore
@@ -196,8 +196,8 @@ def test_kill_9_and_restart_resume_running_tables_and_keep_finished_games(
     serve: Serve, db_url: str
 ) -> None:
     """Item 7: stopping the server with kill -9 loses no finished game and resumes every
-    running table from its stored record."""
-    server = serve(seed=80)
+    running table from its stored record; its bot worker processes end with it."""
+    server = serve(seed=80, bot_workers=1)
 
     async def stored_actions(table_id: str) -> int:
         store = SqlStore(db_url)
@@ -237,7 +237,12 @@ def test_kill_9_and_restart_resume_running_tables_and_keep_finished_games(
     run(first_life)
     token_a, token_b, table_id = kept["token_a"], kept["token_b"], kept["table_id"]
     done, last_a, last_b = kept["done"], kept["last_a"], kept["last_b"]
-    server.kill9()
+    workers = server.kill9()
+    assert workers, "the server runs its bots in a worker process"
+    deadline = time.monotonic() + TIMEOUT
+    while any(alive(pid) for pid in workers):  # they notice within a second
+        assert time.monotonic() < deadline, "bot workers outlived the killed server"
+        time.sleep(0.05)
     server.start()  # same database, same secret file, new process
 
     async def second_life() -> None:

@@ -61,6 +61,7 @@ class ServerSettings:
     per_second: int = 20
     per_minute: int = 600
     login_per_minute: int = 10
+    bot_workers: int = 0
     static: Path | None = None  # the page's files (trumps.web.STATIC); None: API only
 
 
@@ -95,6 +96,7 @@ class _Server:
                 seed=settings.seed,
                 per_second=settings.per_second,
                 per_minute=settings.per_minute,
+                bot_workers=settings.bot_workers,
             ),
         )
         self._login_limiter = MovingWindowRateLimiter(MemoryStorage())

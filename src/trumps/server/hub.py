@@ -35,6 +35,7 @@ from trumps.errors import TrumpsError
 from trumps.games import new_game
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken, Tokens
+from trumps.server.bots import BotRunner
 from trumps.server.protocol import (
     PROTOCOL_VERSION,
     Action,
@@ -95,6 +96,7 @@ class HubOptions:
     per_minute: int = 600  # … and per minute
     finished_ttl: float = FINISHED_TTL
     max_open_tables: int = 10  # unfinished tables one player may create or sit at
+    bot_workers: int = 0  # processes bots think in (0: threads of this process)
 
 
 class Connection:
@@ -164,10 +166,12 @@ class Hub:
         self._lobby_task: asyncio.Task[None] | None = None
         self._seeds = itertools.count(0)
         self._stopping = False
+        self.runner = BotRunner(self.options.bot_workers)
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every running table kept in the store."""
+        """Start the bot workers and resume every running table kept in the store."""
+        await self.runner.start()
         for running in await self.store.running_tables():
             meta = running.meta
             try:
@@ -185,6 +189,7 @@ class Hub:
                 meta,
                 list(running.player_ids),
                 listener=self,
+                runner=self.runner,
                 bot_time=self.options.bot_time,
                 started_at=running.record.get("started"),
             )
@@ -207,6 +212,7 @@ class Hub:
                     await live.writer
         if self._lobby_task is not None:
             self._lobby_task.cancel()
+        self.runner.close()
 
     # -- connections ------------------------------------------------------------------------
     def connect(self) -> Connection:
@@ -370,6 +376,7 @@ class Hub:
             levels,
             config=config,
             listener=self,
+            runner=self.runner,
             bot_time=self.options.bot_time,
         )
         rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET

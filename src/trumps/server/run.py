@@ -30,6 +30,11 @@ def default_db() -> str:
     return f"sqlite+aiosqlite:///{data_dir() / 'trumps.db'}"
 
 
+def default_bot_workers() -> int:
+    """One bot process per core beyond the one the event loop uses (at least one)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
 def _show_db(db: str) -> str:
     """The database URL without its password, for printing."""
     head, sep, tail = db.partition("://")
@@ -51,6 +56,7 @@ def serve(
     log_level: str = "info",
     static: Path | None = None,
     rate: tuple[int, int] = (20, 600),
+    bot_workers: int | None = None,
 ) -> None:
     """Run the server until interrupted."""
     url_db = db or default_db()
@@ -69,6 +75,7 @@ def serve(
         static=static,
         per_second=rate[0],
         per_minute=rate[1],
+        bot_workers=default_bot_workers() if bot_workers is None else bot_workers,
     )
     app = create_app(settings)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")

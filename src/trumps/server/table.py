@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeAlias, cast
 
-from trumps.ai import Bot, Limits, make_bot
+from trumps.ai import Limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import Game
 from trumps.records import record_of
+from trumps.server.bots import BotRequest, BotRunner
 from trumps.server.protocol import (
     BotLevel,
     ChatPosted,
@@ -313,6 +314,7 @@ class Table:
         *,
         config: TableConfig | None = None,
         listener: TableListener | None = None,
+        runner: BotRunner | None = None,
         bot_time: float = 0.05,
         bot_seed: int | None = None,
     ) -> None:
@@ -323,10 +325,9 @@ class Table:
         self.config = config or TableConfig()
         self.listener = listener
         self.seats = [_Seat(level) for level in seats]
-        self.bots: dict[int, Bot] = {
-            s: make_bot(level, game.game_id) for s, level in enumerate(seats) if level is not None
-        }
-        self._takeover_bots: dict[int, Bot] = {}
+        for level in {*seats, self.config.takeover} - {None}:
+            make_bot(cast(str, level), game.game_id)  # an unknown level fails here, not later
+        self.runner = runner or BotRunner(0)
         self.bot_time = bot_time
         self._rng = random.Random(bot_seed)
         self.commands: asyncio.Queue[Command] = asyncio.Queue()
@@ -431,6 +432,7 @@ class Table:
         owners: Sequence[object],
         *,
         listener: TableListener | None = None,
+        runner: BotRunner | None = None,
         bot_time: float = 0.05,
         started_at: str | None = None,
     ) -> Table:
@@ -444,6 +446,7 @@ class Table:
             meta["seats"],
             config=TableConfig.from_json(meta),
             listener=listener,
+            runner=runner,
             bot_time=bot_time,
         )
         table.started = bool(meta.get("started", True))
@@ -841,18 +844,9 @@ class Table:
             conn.put_nowait(msg)
 
     def _bot_plays(self, seat: int) -> bool:
-        return (
-            seat in self.bots
-            or self.seats[seat].away
-            or (self.started and self.seats[seat].level is None and self.seats[seat].owner is None)
-        )
-
-    def _bot_for(self, seat: int) -> Bot:
-        if seat in self.bots:
-            return self.bots[seat]
-        if seat not in self._takeover_bots:
-            self._takeover_bots[seat] = make_bot(self.config.takeover, self.game.game_id)
-        return self._takeover_bots[seat]
+        """A bot moves for a bot's seat, an absent person's seat, or a seat nobody holds."""
+        state = self.seats[seat]
+        return state.level is not None or state.away or (self.started and state.owner is None)
 
     def _maybe_bot(self) -> None:
         seat = self.game.current_player
@@ -868,13 +862,14 @@ class Table:
         self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number))
 
     async def _think(self, seat: int, view: dict[str, Any], legal: list[str], number: int) -> None:
-        bot = self._bot_for(seat)
-        rng = random.Random(self._rng.getrandbits(64))
+        level = self.seats[seat].level or self.config.takeover
+        seed = self._rng.getrandbits(64)
         try:
-            decision = await asyncio.to_thread(
-                bot.decide, view, legal, Limits(time=self.bot_time), rng
+            action = await self.runner.decide(
+                BotRequest(level, self.game.game_id, view, legal, self.bot_time, seed)
             )
-            action = decision.action
+        except asyncio.CancelledError:
+            raise
         except Exception:
             log.exception(
                 "table %s: bot for seat %d failed; playing a legal move", self.table_id, seat

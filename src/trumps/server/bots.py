@@ -1,0 +1,104 @@
+"""Where the server's bots think: worker processes, so search never holds the event loop.
+
+A bot deciding in a thread of the server process competes with the event loop for the GIL:
+an expert bot searching for a second makes every other table's messages late.  So by default
+``BotRunner`` sends each decision to a small pool of worker processes (started with
+``spawn``: no copy of the server's threads and sockets; each watches the server and ends
+with it, ``kill -9`` included).  A decision is a pure function
+of the seat's view, the legal actions, the time budget and a seed — bots keep no state
+between moves — so any worker can take any table's move.  ``workers=0`` thinks in threads
+instead (light bots, tests, one-core machines).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from trumps.ai import Bot, Limits, make_bot
+
+__all__ = ["BotRequest", "BotRunner", "decide"]
+
+_local = threading.local()  # bots per worker thread or process: no state between moves
+
+
+@dataclass(frozen=True)
+class BotRequest:
+    """One decision to make: everything a worker needs, and nothing from the game itself."""
+
+    level: str
+    game_id: str
+    view: dict[str, Any]
+    legal: list[str]
+    seconds: float
+    seed: int
+
+
+def decide(request: BotRequest) -> str:
+    """The action a ``level`` bot chooses from the seat's view (runs in a worker)."""
+    bots: dict[tuple[str, str], Bot] = _local.__dict__.setdefault("bots", {})
+    key = (request.level, request.game_id)
+    bot = bots.get(key)
+    if bot is None:
+        bot = bots[key] = make_bot(request.level, request.game_id)
+    limits = Limits(time=request.seconds)
+    return bot.decide(request.view, request.legal, limits, random.Random(request.seed)).action
+
+
+def _watch_server(server_pid: int) -> None:
+    """End this worker when the server is gone, even after ``kill -9`` (no orphans)."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
+def _warm() -> None:
+    """Import the bots' code in a fresh worker before the first move needs it."""
+    make_bot("medium", "kozyri")
+
+
+class BotRunner:
+    """Runs bot decisions off the event loop: in ``workers`` processes, or threads if 0."""
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self._executor: Executor | None = None
+        if workers > 0:
+            self._executor = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_server,
+                initargs=(os.getpid(),),
+            )
+
+    async def start(self) -> None:
+        """Start the worker processes now rather than on the first bot move."""
+        if self._executor is not None:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(
+                *(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers))
+            )
+
+    async def decide(self, request: BotRequest) -> str:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, decide, request)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            with contextlib.suppress(Exception):
+                self._executor.shutdown(wait=False, cancel_futures=True)
