@@ -210,6 +210,12 @@ class Client:
         assert msg["type"] == kind, msg
         return msg
 
+    async def act(self, table_id: str, action: str, expected: int) -> None:
+        """Send an ``action`` answering event ``expected``."""
+        await self.send(
+            {"type": "action", "table_id": table_id, "action": action, "expected": expected}
+        )
+
     async def hello(self, name: str, token: str | None = None) -> Msg:
         hello: Msg = {"type": "hello", "protocol": 1, "name": name}
         if token is not None:
@@ -250,13 +256,14 @@ async def connected(url: str, name: str, token: str | None = None) -> Client:
 # ---------------------------------------------------------------- whole-game leak check
 
 
-def _strings(obj: Any) -> list[str]:
+def strings_in(obj: Any) -> list[str]:
+    """Every string inside a JSON-like value (where a card code could hide)."""
     if isinstance(obj, str):
         return [obj]
     if isinstance(obj, dict):
-        return [s for v in obj.values() for s in _strings(v)]
+        return [s for v in obj.values() for s in strings_in(v)]
     if isinstance(obj, list):
-        return [s for v in obj for s in _strings(v)]
+        return [s for v in obj for s in strings_in(v)]
     return []
 
 
@@ -332,7 +339,7 @@ def hidden_cards_sent(
         hidden = {
             card for s, hand in enumerate(hands) if s != seat for card in hand if card not in known
         }
-        leaked = hidden & set(_strings(data))
+        leaked = hidden & set(strings_in(data))
         if leaked:
             problems.append(f"event {number}: seat {seat} was sent hidden cards {sorted(leaked)}")
     return problems

@@ -35,14 +35,7 @@ async def play_out(players: dict[int, Client], table_id: str, rng: random.Random
                 sent = False
             if msg["type"] in ("event", "table_state") and msg.get("legal") and not sent:
                 number = msg["number"] if msg["type"] == "event" else msg["event"]
-                await client.send(
-                    {
-                        "type": "action",
-                        "table_id": table_id,
-                        "action": rng.choice(msg["legal"]),
-                        "expected": number,
-                    }
-                )
+                await client.act(table_id, rng.choice(msg["legal"]), number)
                 sent = True
             msg = await client.recv()
 

@@ -46,14 +46,7 @@ async def move(client: Client, table_id: str, rng: random.Random) -> Msg:
     state = latest(client, table_id)
     assert state["legal"], state
     number = state["number"] if state["type"] == "event" else state["event"]
-    await client.send(
-        {
-            "type": "action",
-            "table_id": table_id,
-            "action": rng.choice(state["legal"]),
-            "expected": number,
-        }
-    )
+    await client.act(table_id, rng.choice(state["legal"]), number)
     return await client.until(lambda m: m["type"] == "event" and m["kind"] == "action")
 
 

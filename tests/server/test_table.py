@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import msgspec
 import pytest
 
+from server.e2e import strings_in
 from trumps.games import new_game
 from trumps.records import replay
 from trumps.server.protocol import (
@@ -37,16 +38,6 @@ def run(main: Callable[[], Awaitable[T]]) -> T:
         return await asyncio.wait_for(main(), timeout=60)
 
     return asyncio.run(wrapped())
-
-
-def _strings(obj: Any) -> list[str]:
-    if isinstance(obj, str):
-        return [obj]
-    if isinstance(obj, dict):
-        return [s for v in obj.values() for s in _strings(v)]
-    if isinstance(obj, list):
-        return [s for v in obj for s in _strings(v)]
-    return []
 
 
 class Watched(asyncio.Queue[ServerMessage]):
@@ -92,7 +83,7 @@ class Watched(asyncio.Queue[ServerMessage]):
             for card in hand
             if view is None or card not in shown[s]["known"]
         }
-        leaked = hidden & set(_strings(data))
+        leaked = hidden & set(strings_in(data))
         assert not leaked, f"seat {self.seat} was sent hidden cards {leaked}: {data}"
         self.checked += 1
 
