@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 import trumps
 from trumps.records import InvalidRecord, record_of, replay
-from trumps.store import LoginTaken, Player, SqlStore, UnknownGame, UnknownPlayer
+from trumps.store import LoginTaken, Player, RunningUpdate, SqlStore, UnknownGame, UnknownPlayer
 from trumps.store._tables import game_players, games, metadata, players
 from trumps.store.sql import _alembic_config, schema_revision_head
 
@@ -177,6 +177,38 @@ def test_running_tables_update_list_and_finish(db: Db) -> None:
         # The table can start its next game: a new running row, a new id.
         nxt = await store.update_running("t1", record_of(_running("kozyri", 2, 5, 1)))
         assert nxt not in (first, other)
+
+    db.on_store(body)
+
+
+def test_many_running_tables_are_written_in_one_call_or_none_are(db: Db) -> None:
+    """The server's periodic write-behind: several tables in one transaction; one bad
+    record rejects the whole batch and nothing is written."""
+
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("alice")
+        a, b = _running("twentyfive", 2, 3, 2), _running("kozyri", 2, 8, 1)
+        ids = await store.update_running_many(
+            [
+                RunningUpdate("ta", record_of(a), [alice, None], {"n": 1}),
+                RunningUpdate("tb", record_of(b)),
+            ]
+        )
+        assert len(set(ids)) == 2
+        a.play(a.legal_actions()[0])
+        again = await store.update_running_many([RunningUpdate("ta", record_of(a))])
+        assert again == ids[:1]
+        bad = dict(record_of(b), outcome={"winners": [0], "losers": [1], "draw": False})
+        b.play(b.legal_actions()[0])
+        with pytest.raises(InvalidRecord):
+            await store.update_running_many(
+                [RunningUpdate("tb", record_of(b)), RunningUpdate("tc", bad)]
+            )
+        tables = {t.table_id: t for t in await store.running_tables()}
+        assert set(tables) == {"ta", "tb"}
+        assert tables["ta"].record == record_of(a) and tables["ta"].meta == {"n": 1}
+        assert tables["ta"].player_ids == [alice, None]
+        assert len(tables["tb"].record["actions"]) == 1  # the rejected batch wrote nothing
 
     db.on_store(body)
 

@@ -3,11 +3,11 @@
 Everything a connection says arrives through ``Hub.handle`` as raw frames; the hub decodes
 them (``protocol.decode_client``), answers lobby requests itself and passes table requests to
 the table's own writer task (``Table``), which is the only code that touches a game.  The hub
-is each table's ``TableListener``: after every event it schedules a write-behind of the
-running record (one write in flight per table, later changes coalesced), and when a game
-ends it stores the finished record before anyone is told the game is over.  On start it
+is each table's ``TableListener``: tables that changed are written behind in one transaction
+every ``flush_interval`` (a commit per batch, not per move), and when a game ends its
+finished record is stored before anyone is told the game is over.  On start it
 resumes every running table from the store, so a restart (even after ``kill -9``) loses no
-finished game and at most the moves of the last write in flight.
+finished game and at most the moves of the last ``flush_interval`` (half a second).
 
 No sockets here either: a connection is an outbox queue drained by the transport
 (``trumps.server.app``), which makes the hub testable without a network.
@@ -27,9 +27,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
-from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from trumps.errors import TrumpsError
 from trumps.games import new_game
@@ -64,6 +61,7 @@ from trumps.server.protocol import (
     Welcome,
     decode_client,
 )
+from trumps.server.ratelimit import Buckets, RateLimit
 from trumps.server.table import (
     Act,
     Chat,
@@ -75,14 +73,14 @@ from trumps.server.table import (
     Table,
     TableConfig,
 )
-from trumps.store import Store
+from trumps.store import RunningUpdate, Store
 
 __all__ = ["Connection", "Hub", "HubOptions"]
 
 log = logging.getLogger(__name__)
 
 MAX_BACKLOG: Final = 4096  # messages queued for a connection before it counts as dead
-FINISHED_TTL: Final = 300.0  # seconds a finished table stays open for a last look
+FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
 LOBBY_DEBOUNCE: Final = 0.2  # seconds between live table-list pushes
 
 
@@ -95,6 +93,7 @@ class HubOptions:
     per_second: int = 20  # messages a connection may send per second …
     per_minute: int = 600  # … and per minute
     finished_ttl: float = FINISHED_TTL
+    flush_interval: float = 0.5  # seconds between write-behind batches of running games
     max_open_tables: int = 10  # unfinished tables one player may create or sit at
     bot_workers: int = 0  # processes bots think in (0: threads of this process)
 
@@ -113,6 +112,7 @@ class Connection:
         self.tables: set[str] = set()
         self.lobby: tuple[bool, str | None] = (False, None)  # watching the list, of a game
         self.closed = False
+        self.budget: Buckets | None = None  # its rate limit, from the first message on
 
     def put_nowait(self, item: ServerMessage, /) -> None:
         """Queue a message; a client that stops reading is cut off, not buffered forever."""
@@ -136,8 +136,6 @@ class _Live:
     """Bookkeeping the hub keeps beside a table."""
 
     table: Table
-    writer: asyncio.Task[None] | None = None
-    dirty: bool = False
     summary: TableSummary | None = None
     rules_name: str | dict[str, Any] | None = None
     expires: asyncio.TimerHandle | None = None
@@ -158,15 +156,15 @@ class Hub:
         self.tables: dict[str, _Live] = {}
         self.connections: set[Connection] = set()
         self._waiting: dict[str, Connection] = {}  # quick match: rules key -> who waits
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        self._limits = (
-            RateLimitItemPerSecond(self.options.per_second),
-            RateLimitItemPerMinute(self.options.per_minute),
-        )
+        self._limit = RateLimit(self.options.per_second, self.options.per_minute)
         self._lobby_task: asyncio.Task[None] | None = None
         self._seeds = itertools.count(0)
         self._stopping = False
         self.runner = BotRunner(self.options.bot_workers)
+        self._dirty: set[str] = set()  # tables changed since the last flush
+        self._written_ids: dict[str, list[int | None]] = {}  # the seats last stored
+        self._flusher: asyncio.Task[None] | None = None
+        self._write_lock = asyncio.Lock()  # one write at a time: a batch or a finished game
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -206,10 +204,11 @@ class Hub:
             await live.table.stop()
             if live.expires is not None:
                 live.expires.cancel()
-        for live in list(self.tables.values()):
-            if live.writer is not None:
-                with contextlib.suppress(Exception):
-                    await live.writer
+        if self._flusher is not None:
+            with contextlib.suppress(Exception):
+                await self._flusher
+        with contextlib.suppress(Exception):
+            await self.flush()  # the last moves before the stop
         if self._lobby_task is not None:
             self._lobby_task.cancel()
         self.runner.close()
@@ -232,13 +231,12 @@ class Hub:
             if live is not None:
                 live.table.submit(Disconnect(conn))
         conn.tables.clear()
-        self._limiter.clear(self._limits[0], str(conn.id))
-        self._limiter.clear(self._limits[1], str(conn.id))
 
     async def handle(self, conn: Connection, data: bytes | str) -> None:
         """One frame from ``conn``: answered, or rejected with an ``error`` that changed nothing."""
-        key = str(conn.id)
-        if not all(self._limiter.hit(limit, key) for limit in self._limits):
+        if conn.budget is None:
+            conn.budget = self._limit.buckets()
+        if not conn.budget.allow():
             self._error(conn, "rate_limited", "too many messages; slow down")
             return
         try:
@@ -493,37 +491,73 @@ class Hub:
             if summary != live.summary:
                 live.summary = summary
                 self._lobby_changed()
-        if table.started and not table.over and not self._stopping:
-            live.dirty = True
-            if live.writer is None or live.writer.done():
-                live.writer = asyncio.create_task(self._write_behind(live))
+        if table.started and not table.over:
+            self._dirty.add(table.table_id)
+            if not self._stopping and (self._flusher is None or self._flusher.done()):
+                self._flusher = asyncio.create_task(self._flush_soon())
         if not table.started and not any(table.owners()) and table.levels.count(None):
             self._drop(table.table_id)  # everyone left before the start
 
-    async def _write_behind(self, live: _Live) -> None:
-        table = live.table
-        while live.dirty and not table.over:
-            live.dirty = False
-            ids = [o if isinstance(o, int) else None for o in table.owners()]
-            meta = {**table.meta(), "rules_name": live.rules_name}
-            try:
-                await self.store.update_running(
-                    table.table_id, table.running_record(), ids, meta=meta
-                )
-            except Exception:
-                log.exception("table %s: storing the running game failed", table.table_id)
-                await asyncio.sleep(1.0)
-                live.dirty = True
+    async def _flush_soon(self) -> None:
+        await asyncio.sleep(self.options.flush_interval)  # gather this interval's changes
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Write the running record of every table changed since the last flush, in one
+        transaction (write-behind: a move is stored within ``flush_interval`` seconds)."""
+        async with self._write_lock:
+            while self._dirty:
+                batch, updates = sorted(self._dirty), []
+                self._dirty.clear()
+                for table_id in batch:
+                    live = self.tables.get(table_id)
+                    if live is None or live.table.over:
+                        continue
+                    table = live.table
+                    ids = [o if isinstance(o, int) else None for o in table.owners()]
+                    known = self._written_ids.get(table_id)
+                    updates.append(
+                        RunningUpdate(
+                            table_id,
+                            table.running_record(),
+                            None if ids == known else ids,
+                            {**table.meta(), "rules_name": live.rules_name},
+                        )
+                    )
+                try:
+                    await self.store.update_running_many(updates)
+                except Exception:
+                    log.exception("storing %d running games failed; retrying", len(updates))
+                    self._dirty.update(batch)
+                    await asyncio.sleep(1.0)
+                    continue
+                for u in updates:
+                    if u.player_ids is not None:
+                        self._written_ids[u.table_id] = list(u.player_ids)
 
     async def table_finished(self, table: Table, record: dict[str, Any]) -> int | None:
+        """Store the finished game (after any write of its running row in flight), retrying
+        a busy database: a finished game must not be lost."""
         live = self.tables.get(table.table_id)
-        if live is not None:
-            live.dirty = False
-            if live.writer is not None:
-                with contextlib.suppress(Exception):
-                    await live.writer
+        self._dirty.discard(table.table_id)
+        self._written_ids.pop(table.table_id, None)
         ids = [o if isinstance(o, int) else None for o in table.owners()]
-        record_id = await self.store.save_game(record, table.table_id, ids)
+        async with self._write_lock:
+            for attempt in range(8):
+                try:
+                    record_id = await self.store.save_game(record, table.table_id, ids)
+                    break
+                except TrumpsError:
+                    raise
+                except Exception:
+                    if attempt == 7:
+                        raise
+                    log.warning(
+                        "table %s: storing the finished game failed; retrying",
+                        table.table_id,
+                        exc_info=True,
+                    )
+                    await asyncio.sleep(0.1 * 2**attempt)
         if live is not None:
             live.summary = None
             self._lobby_changed()

@@ -25,6 +25,7 @@ __all__ = [
     "LoginTaken",
     "Player",
     "RunningTable",
+    "RunningUpdate",
     "Store",
     "StoreError",
     "UnknownGame",
@@ -74,6 +75,16 @@ class GameSummary:
     outcome: dict[str, Any] | None
     started: str | None
     finished: str | None
+
+
+@dataclass(frozen=True)
+class RunningUpdate:
+    """One table's running record to write (see ``Store.update_running``)."""
+
+    table_id: str
+    record: Mapping[str, Any]
+    player_ids: Sequence[int | None] | None = None
+    meta: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +178,11 @@ class Store(ABC):
         (the server's table state, stored as opaque JSON) replace the stored ones when
         given and are kept when ``None``, so a plain move need not resend them.
         """
+
+    @abstractmethod
+    async def update_running_many(self, updates: Sequence[RunningUpdate]) -> list[int]:
+        """``update_running`` for many tables in one transaction (the server's periodic
+        write-behind: one commit for every table that changed, not one per move)."""
 
     @abstractmethod
     async def discard_running(self, table_id: str) -> None:
