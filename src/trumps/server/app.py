@@ -112,10 +112,10 @@ class _Server:
             # out of the collector's sight, so a full collection walks only the objects of
             # live games and connections; and collect less often (a server allocates in
             # bursts of short-lived messages).  Measured at 1,000 players in 250 games
-            # (benchmarks/server.py): p99 272 ms with the defaults, 4 ms with these.
+            # (benchmarks/server.py): p99 272 ms with the defaults, 4–14 ms with these.
             gc.collect()
             gc.freeze()
-            gc.set_threshold(20_000, 20, 50)
+            gc.set_threshold(10_000, 10, 100)
         try:
             yield
         finally:
