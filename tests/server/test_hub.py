@@ -14,7 +14,16 @@ from typing import Any
 
 from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import Error, Event, ServerMessage, TableState, Welcome
+from trumps.server.protocol import (
+    Error,
+    Event,
+    GameOver,
+    Hint,
+    Rematch,
+    ServerMessage,
+    TableState,
+    Welcome,
+)
 from trumps.store import SqlStore
 
 SECRET = "hub-test-secret-0123456789"
@@ -155,3 +164,78 @@ def test_write_behind_then_resume_with_clocks_and_takeover(tmp_path: Path) -> No
         assert (await next_of(a, TableState)).seats[1].away is True
 
     run(tmp_path, second)
+
+
+async def to_move(conn: Connection, table_id: str) -> Any:
+    """The first snapshot or event of ``table_id`` in which ``conn`` has legal actions."""
+    while True:
+        msg = await conn.outbox.get()
+        assert msg is not None and not isinstance(msg, Error), msg
+        if isinstance(msg, TableState | Event) and msg.table_id == table_id and msg.legal:
+            return msg
+
+
+def test_hints_only_against_the_computer_and_only_on_your_turn(tmp_path: Path) -> None:
+    """A hint is the strongest bot's move from the player's own view, at event numbered."""
+
+    async def body(hub: Hub, _store: SqlStore) -> None:
+        me, _ = await hello(hub, "Me")
+        await said(hub, me, {"type": "play_computer", "game": "kozyri", "level": "random"})
+        table_id = (await next_of(me, TableState)).table_id
+        mine = await to_move(me, table_id)
+        number = mine.number if isinstance(mine, Event) else mine.event
+        await said(hub, me, {"type": "hint", "table_id": table_id})
+        hint = await next_of(me, Hint)
+        assert hint.action in mine.legal and hint.reasoning and hint.event == number
+
+        a, _ = await hello(hub, "A")
+        b, _ = await hello(hub, "B")
+        await said(hub, a, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+        people = (await next_of(a, TableState)).table_id
+        await said(hub, b, {"type": "join_table", "table_id": people})
+        await said(hub, a, {"type": "hint", "table_id": people})
+        refused = await a.outbox.get()
+        while not isinstance(refused, Error):
+            refused = await a.outbox.get()
+        assert refused.code == "not_allowed"
+
+    run(tmp_path, body)
+
+
+def test_rematch_makes_the_same_table_again_and_tells_the_other_player(tmp_path: Path) -> None:
+    async def body(hub: Hub, _store: SqlStore) -> None:
+        a, _ = await hello(hub, "A")
+        b, _ = await hello(hub, "B")
+        create = {
+            "type": "create_table",
+            "game": "twentyfive",
+            "seats": ["human", "human", "easy"],
+            "time_control": {"base": 120, "increment": 1},
+            "on_timeout": "forfeit",
+        }
+        await said(hub, a, create)
+        old = await next_of(a, TableState)
+        await said(hub, a, {"type": "rematch", "table_id": old.table_id})
+        refused = await a.outbox.get()
+        while not isinstance(refused, Error):
+            refused = await a.outbox.get()
+        assert refused.code == "not_allowed"  # not before the end
+        await said(hub, b, {"type": "join_table", "table_id": old.table_id})
+        await next_of(b, TableState)
+        await said(hub, b, {"type": "resign", "table_id": old.table_id})
+        await next_of(a, GameOver)
+        await said(hub, a, {"type": "rematch", "table_id": old.table_id})
+        new = await next_of(a, TableState)
+        assert new.table_id != old.table_id and new.seat == 0
+        assert [s.bot for s in new.seats] == [None, None, "easy"]
+        assert new.time_control == old.time_control and new.rules == old.rules
+        offer = await next_of(b, Rematch)
+        assert (offer.table_id, offer.new_table_id, offer.by) == (old.table_id, new.table_id, "A")
+        await said(hub, b, {"type": "rematch", "table_id": old.table_id})  # b asks too: joins
+        joined = await next_of(b, TableState)
+        assert joined.table_id == new.table_id and joined.seat == 1
+        started = await next_of(a, Event)
+        while started.kind != "start":
+            started = await next_of(a, Event)
+
+    run(tmp_path, body)

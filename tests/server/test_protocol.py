@@ -46,6 +46,8 @@ CLIENT_SAMPLES: list[p.ClientMessage] = [
     p.Resign(table_id="t-1"),
     p.ChatSend(table_id="t-1", text="hello <b>world</b> & co"),
     p.Resync(table_id="t-1", last_event=9),
+    p.HintAsk(table_id="t-1"),
+    p.RematchAsk(table_id="t-1"),
     p.Ping(),
     p.Ping(nonce=3),
 ]

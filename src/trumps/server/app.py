@@ -62,6 +62,8 @@ class ServerSettings:
     login_per_minute: int = 10
     bot_workers: int = 0
     freeze_gc: bool = True
+    # The page's translations: lang -> JSON bytes or None (trumps.web.i18n.catalog_json).
+    catalogs: Callable[[str], bytes | None] | None = None
     static: Path | None = None  # the page's files (trumps.web.STATIC); None: API only
 
 
@@ -329,6 +331,13 @@ class _Server:
 
         return JSONResponse({"record": record, "positions": await asyncio.to_thread(positions)})
 
+    async def i18n(self, request: Request) -> Response:
+        lang = request.path_params["lang"]
+        found = self.settings.catalogs(lang) if self.settings.catalogs is not None else None
+        if found is None:
+            return _fail(404, "no_such_language", f"no translations for {lang[:20]!r}")
+        return Response(found, media_type="application/json", headers={"cache-control": "no-cache"})
+
     async def index(self, _request: Request) -> Response:
         if self.settings.static is None:
             return PlainTextResponse("trumps server: the page is not installed; see /api/schema")
@@ -360,6 +369,7 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             route("/api/games", server.games, ["GET"]),
             route("/api/games/{game_id}", server.game, ["GET"]),
             route("/api/games/{game_id}/replay", server.replay, ["GET"]),
+            route("/i18n/{lang}.json", server.i18n, ["GET"]),
             WebSocketRoute("/ws", server.websocket),
             *static,
         ],

@@ -23,7 +23,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from trumps.ai import Bot, Limits, make_bot
+from trumps.ai import Bot, Decision, Limits, make_bot
 
 __all__ = ["BotRequest", "BotRunner", "decide"]
 
@@ -42,7 +42,7 @@ class BotRequest:
     seed: int
 
 
-def decide(request: BotRequest) -> str:
+def decide(request: BotRequest) -> Decision:
     """The action a ``level`` bot chooses from the seat's view (runs in a worker)."""
     bots: dict[tuple[str, str], Bot] = _local.__dict__.setdefault("bots", {})
     key = (request.level, request.game_id)
@@ -50,7 +50,7 @@ def decide(request: BotRequest) -> str:
     if bot is None:
         bot = bots[key] = make_bot(request.level, request.game_id)
     limits = Limits(time=request.seconds)
-    return bot.decide(request.view, request.legal, limits, random.Random(request.seed)).action
+    return bot.decide(request.view, request.legal, limits, random.Random(request.seed))
 
 
 def _watch_server(server_pid: int) -> None:
@@ -94,7 +94,7 @@ class BotRunner:
                 *(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers))
             )
 
-    async def decide(self, request: BotRequest) -> str:
+    async def decide(self, request: BotRequest) -> Decision:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, decide, request)
 

@@ -43,6 +43,7 @@ from trumps.server.protocol import (
     Error,
     ErrorCode,
     Hello,
+    HintAsk,
     JoinTable,
     LeaveTable,
     ListTables,
@@ -51,6 +52,8 @@ from trumps.server.protocol import (
     Pong,
     ProtocolError,
     QuickMatch,
+    Rematch,
+    RematchAsk,
     Resign,
     Resync,
     ServerMessage,
@@ -66,6 +69,7 @@ from trumps.server.table import (
     Act,
     Chat,
     Disconnect,
+    HintCmd,
     Join,
     Leave,
     ResignCmd,
@@ -140,6 +144,7 @@ class _Live:
     rules_name: str | dict[str, Any] | None = None
     expires: asyncio.TimerHandle | None = None
     creator: int | None = None
+    rematch: str | None = None  # the table made for a rematch of this one
 
 
 def _rules_key(game: str, rules: object) -> str:
@@ -441,6 +446,59 @@ class Hub:
             table.submit(Chat(conn, conn.name, msg.text))
         elif isinstance(msg, Resync):
             table.submit(ResyncCmd(conn))
+        elif isinstance(msg, HintAsk):
+            table.submit(HintCmd(conn))
+        elif isinstance(msg, RematchAsk):
+            self._rematch(conn, live)
+
+    def _rematch(self, conn: Connection, live: _Live) -> None:
+        """The same game, rules, seats and settings again; people who sat there are told.
+
+        When several players ask, the first request makes the table and the others sit
+        down at it."""
+        old = live.table
+        seat = old.seat_of_owner(conn.player)
+        if seat is None:
+            self._error(
+                conn, "not_seated", "only a player of that game can ask for a rematch", old.table_id
+            )
+            return
+        if not old.over:
+            self._error(conn, "not_allowed", "the game has not ended", old.table_id)
+            return
+        made = self.tables.get(live.rematch) if live.rematch else None
+        if made is not None and not made.table.started:
+            conn.tables.add(made.table.table_id)
+            made.table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
+            return
+        if self._open_tables(conn.player) >= self.options.max_open_tables:
+            self._error(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
+            return
+        game = new_game(
+            old.game.game_id, players=old.game.players, rules=old.game.rules, seed=self._new_seed()
+        )
+        table_id = "t-" + secrets.token_urlsafe(9)
+        config = TableConfig.from_json(old.config.to_json())
+        table = Table(
+            table_id,
+            game,
+            old.levels,
+            config=config,
+            listener=self,
+            runner=self.runner,
+            bot_time=self.options.bot_time,
+        )
+        self.tables[table_id] = _Live(table, rules_name=live.rules_name, creator=conn.player)
+        live.rematch = table_id
+        table.launch()
+        conn.tables.add(table_id)
+        table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
+        others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}
+        offer = Rematch(table_id=old.table_id, new_table_id=table_id, by=conn.name)
+        for other in self.connections:
+            if other.player in others:
+                other.put_nowait(offer)
+        self._lobby_changed()
 
     # -- the lobby ---------------------------------------------------------------------------
     def _summary(self, live: _Live) -> TableSummary:

@@ -43,6 +43,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "illegal_action": "A well-formed action that the rules do not allow now (trumps.IllegalAction).",
     "stale_event": "The game changed after the event number `expected` (or it is in the future); resync first.",
     "game_over": "The game at that table has ended.",
+    "not_allowed": "Not possible at this table: a hint where people play, a rematch before the end.",
     "rate_limited": "Too many messages on this connection, or too many unfinished tables of yours.",
     "internal_error": "The server failed; the request changed nothing.",
 }
@@ -64,6 +65,7 @@ ErrorCode: TypeAlias = Literal[
     "illegal_action",
     "stale_event",
     "game_over",
+    "not_allowed",
     "rate_limited",
     "internal_error",
 ]
@@ -280,6 +282,18 @@ class Resync(_Msg, tag="resync", kw_only=True):
     last_event: EventNo
 
 
+class HintAsk(_Msg, tag="hint", kw_only=True):
+    """What would the strongest bot play for me now? Only in games against the computer."""
+
+    table_id: Id
+
+
+class RematchAsk(_Msg, tag="rematch", kw_only=True):
+    """After the end: a new table with the same game, rules, seats and settings."""
+
+    table_id: Id
+
+
 class Ping(_Msg, tag="ping", kw_only=True):
     """Keep-alive; answered by ``pong`` with the same ``nonce``."""
 
@@ -300,6 +314,8 @@ ClientMessage: TypeAlias = (
     | Resign
     | ChatSend
     | Resync
+    | HintAsk
+    | RematchAsk
     | Ping
 )
 
@@ -390,6 +406,24 @@ class GameOver(_Msg, tag="game_over", kw_only=True):
     record_id: int | None = None
 
 
+class Hint(_Msg, tag="hint", kw_only=True):
+    """The strongest bot's choice for the recipient's seat at event ``event``, and why."""
+
+    table_id: Id
+    event: EventNo
+    action: str
+    reasoning: str
+    values: dict[str, float] | None = None
+
+
+class Rematch(_Msg, tag="rematch", kw_only=True):
+    """``by`` asked for a rematch of ``table_id``: join ``new_table_id`` to play it."""
+
+    table_id: Id
+    new_table_id: Id
+    by: Name
+
+
 class Waiting(_Msg, tag="waiting", kw_only=True):
     """Answer to ``quick_match``: waiting for another person to ask for the same game."""
 
@@ -398,7 +432,17 @@ class Waiting(_Msg, tag="waiting", kw_only=True):
 
 
 ServerMessage: TypeAlias = (
-    Welcome | Error | TableList | TableState | Event | ChatPosted | Pong | GameOver | Waiting
+    Welcome
+    | Error
+    | TableList
+    | TableState
+    | Event
+    | ChatPosted
+    | Pong
+    | GameOver
+    | Waiting
+    | Hint
+    | Rematch
 )
 
 CLIENT_TYPES: Final[dict[str, type[msgspec.Struct]]] = {

@@ -53,6 +53,7 @@ from trumps.server.protocol import (
 from trumps.server.protocol import Error as ErrorMsg
 from trumps.server.protocol import Event as EventMsg
 from trumps.server.protocol import GameOver as GameOverMsg
+from trumps.server.protocol import Hint as HintMsg
 from trumps.server.protocol import TableState as TableStateMsg
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "Command",
     "Disconnect",
     "GraceOver",
+    "HintCmd",
     "Join",
     "Leave",
     "Outbox",
@@ -79,6 +81,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+HINT_LEVEL = "expert"  # hints come from the strongest bot
 LOG_IN_SNAPSHOT = 300  # the most recent events a snapshot carries
 TIMEOUT_FLOOR = 10.0  # seconds a seat gets for each move after its clock ran out ("move")
 
@@ -209,6 +212,13 @@ class Chat:
 
 
 @dataclass(frozen=True)
+class HintCmd:
+    """``conn`` asks what the strongest bot would play for its seat."""
+
+    conn: Outbox
+
+
+@dataclass(frozen=True)
 class BotMove:
     """A bot's decision for ``seat``, made when the table was at event ``expected``."""
 
@@ -251,6 +261,7 @@ Command: TypeAlias = (
     | ResignCmd
     | ResyncCmd
     | Chat
+    | HintCmd
     | BotMove
     | GraceOver
     | Timeout
@@ -339,6 +350,7 @@ class Table:
         self.events: list[_Entry] = []
         self._subs: dict[Outbox, int | None] = {}  # connection -> seat or None
         self._bot_task: asyncio.Task[None] | None = None
+        self._hints: set[asyncio.Task[None]] = set()
         self._timers: dict[Hashable, asyncio.TimerHandle] = {}
         self._task: asyncio.Task[None] | None = None
         self._final: dict[str, Any] | None = None
@@ -496,6 +508,8 @@ class Table:
         finally:
             for timer in self._timers.values():
                 timer.cancel()
+            for hint in list(self._hints):
+                hint.cancel()
             if self._bot_task is not None:
                 self._bot_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -528,6 +542,8 @@ class Table:
                 command.conn.put_nowait(self._snapshot(self._subs[command.conn]))
         elif isinstance(command, Chat):
             self._chat(command)
+        elif isinstance(command, HintCmd):
+            self._hint(command)
         elif isinstance(command, BotMove):
             self._bot_move(command)
         elif isinstance(command, GraceOver):
@@ -721,6 +737,45 @@ class Table:
         for conn in self._subs:
             conn.put_nowait(msg)
 
+    def _hint(self, c: HintCmd) -> None:
+        seat = self._seat_of(c.conn)
+        if seat is None:
+            return
+        if any(other.level is None for s, other in enumerate(self.seats) if s != seat):
+            self._error(c.conn, "not_allowed", "hints are for games against the computer only")
+            return
+        if self.over or not self.started or self.game.current_player != seat:
+            self._error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
+            return
+        request = BotRequest(
+            HINT_LEVEL,
+            self.game.game_id,
+            self.game.view(seat),
+            self.game.legal_actions(),
+            self.bot_time,
+            self._rng.getrandbits(64),
+        )
+        task = asyncio.create_task(self._advise(c.conn, request, self.number))
+        self._hints.add(task)
+        task.add_done_callback(self._hints.discard)
+
+    async def _advise(self, conn: Outbox, request: BotRequest, number: int) -> None:
+        try:
+            decision = await self.runner.decide(request)
+        except Exception:
+            log.exception("table %s: the hint failed", self.table_id)
+            self._error(conn, "internal_error", "no hint this time")
+            return
+        conn.put_nowait(
+            HintMsg(
+                table_id=self.table_id,
+                event=number,
+                action=decision.action,
+                reasoning=decision.reasoning,
+                values=decision.values,
+            )
+        )
+
     # -- clocks -------------------------------------------------------------------------
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -865,9 +920,10 @@ class Table:
         level = self.seats[seat].level or self.config.takeover
         seed = self._rng.getrandbits(64)
         try:
-            action = await self.runner.decide(
+            decision = await self.runner.decide(
                 BotRequest(level, self.game.game_id, view, legal, self.bot_time, seed)
             )
+            action = decision.action
         except asyncio.CancelledError:
             raise
         except Exception:
