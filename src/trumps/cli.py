@@ -6,6 +6,7 @@
 ``trumps arena …``  many seeded games between bots, with statistics and ratings
 ``trumps solve POSITION.json``  the exact value and a best move of a 2-player duel position
 ``trumps serve``  the online game server (lobby, tables, bots, persistence) and its page
+``trumps connect URL``  the terminal client of a server
 
 Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
 ``serve``, ``connect``) attach to the same ``cli`` group.  Bad options are click usage
@@ -270,6 +271,7 @@ def serve(
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
     from trumps.server.run import serve as run_server
     from trumps.web import STATIC
+    from trumps.web.i18n import catalog_json
 
     if db is not None and not db.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
         raise click.BadParameter(
@@ -283,11 +285,35 @@ def serve(
         secret_file=secret_file,
         bot_time=bot_time,
         static=STATIC,
+        catalogs=catalog_json,
         rate=(rate, rate_minute),
         bot_workers=bot_workers,
         seed=seed,
         log_level=log_level,
     )
+
+
+# ---------------------------------------------------------------------------------------
+# connect
+
+
+@cli.command()
+@click.argument("url")
+@click.option("--name", help="Your display name (default: the one you used last time).")
+@click.option(
+    "--token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where your resume token is kept (default: in your user data directory).",
+)
+def connect(*, url: str, name: str | None, token_file: Path | None) -> None:
+    """Play on a trumps server in the terminal: lobby, tables, history (URL: http://HOST:PORT)."""
+    from trumps.tui.connect import run as run_client
+
+    if not url.startswith(("http://", "https://", "ws://", "wss://")):
+        raise click.BadParameter(
+            "give the server's address, e.g. http://127.0.0.1:8000", param_hint="'URL'"
+        )
+    run_client(url, name, token_file)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
@@ -57,6 +58,7 @@ def serve(
     static: Path | None = None,
     rate: tuple[int, int] = (20, 600),
     bot_workers: int | None = None,
+    catalogs: Callable[[str], bytes | None] | None = None,
 ) -> None:
     """Run the server until interrupted."""
     url_db = db or default_db()
@@ -76,6 +78,7 @@ def serve(
         per_second=rate[0],
         per_minute=rate[1],
         bot_workers=default_bot_workers() if bot_workers is None else bot_workers,
+        catalogs=catalogs,
     )
     app = create_app(settings)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")

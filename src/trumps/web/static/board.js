@@ -1,0 +1,208 @@
+// The picture of a position, shared by the live table and the replay: the seats around the
+// table (names, hand sizes, trumps, scores, clocks) and its centre (the Svoi Kozyri pile, or
+// the Twenty-Five turn-up, trick and scores). Views and positions are SPEC §4/§6 dicts.
+//
+// A model is {game, view, name(s) → text, info(s) → seat info or null, me (seat at the
+// bottom or null), toMove, clock(s) → seconds or null, reveal (show every hand), fresh}.
+
+import { bdi, el, fill } from "./dom.js";
+import { cardBack, cardFace, cardText, suitSymbol } from "./cards.js";
+import { lang, levelName, num, plural, reasonName, t } from "./i18n.js";
+
+export const seatCount = (v) => (Array.isArray(v.hands) ? v.hands.length : 0);
+const handSize = (hand) => (Array.isArray(hand) ? hand.length : hand?.count ?? 0);
+
+/** Seats other than "me", in play order starting after me (everyone for a spectator). */
+export function othersInOrder(n, me) {
+  const start = me === null || me === undefined ? 0 : me + 1;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const s = (start + i) % n;
+    if (s !== me) out.push(s);
+  }
+  return out;
+}
+
+export function formatClock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return num(`${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`);
+}
+
+export function clockNode(m, s) {
+  const left = m.clock?.(s) ?? null;
+  if (left === null) return null;
+  return el("span", { class: `clock${left < 10 ? " low" : ""}`, "data-seat": s, role: "timer", "aria-label": t("time left") },
+    formatClock(left));
+}
+
+/** Points per seat (or per team) in Twenty-Five: [label, points] pairs. */
+function scoreRows(m) {
+  const v = m.view;
+  const scores = v.scores ?? [];
+  if (Array.isArray(v.teams)) {
+    return v.teams.map((team, i) => [fill(t("Team {n}: {names}"), { n: num(i + 1), names: team.map((s) => bdi(m.name(s))).flatMap((x, j) => (j ? [", ", x] : [x])) }), scores[i] ?? 0, team]);
+  }
+  return scores.map((p, s) => [[bdi(m.name(s))], p, [s]]);
+}
+
+/** One seat around the table: name, level, marks, hand (backs or faces), trumps, score. */
+export function seatBox(m, s) {
+  const v = m.view;
+  const info = m.info(s);
+  const hand = v.hands?.[s];
+  const count = handSize(hand);
+  const toMove = m.toMove === s;
+  const marks = [];
+  // A bot's level, unless its name already says it ("medium bot").
+  if (info?.bot && m.name(s) !== t("{level} bot", { level: levelName(info.bot) })) {
+    marks.push(el("span", { class: "badge", title: t("computer player") }, levelName(info.bot)));
+  }
+  if (info && !info.bot && info.name && !info.connected) marks.push(el("span", { class: "badge warn" }, t("offline")));
+  if (info?.away) marks.push(el("span", { class: "badge warn" }, t("a bot plays for now")));
+  if (info && !info.name && !info.bot) marks.push(el("span", { class: "badge" }, t("waiting for a player")));
+  const out = v.out ?? [];
+  if (out.includes(s)) marks.push(el("span", { class: "badge good" }, t("out of cards")));
+  if (m.game === "kozyri" && Array.isArray(v.trumps) && v.trumps[s]) {
+    marks.push(el("span", { class: "trump-mark" }, fill(t("trumps {suit}"), { suit: suitSymbol(v.trumps[s]) })));
+  }
+  if (m.game === "twentyfive" && !Array.isArray(v.teams)) {
+    marks.push(el("span", { class: "score" }, t("{n} points", { n: v.scores?.[s] ?? 0 })));
+  }
+  let cards;
+  if (Array.isArray(hand) && (m.reveal || s === m.me)) {
+    cards = el("div", { class: "mini-hand faces" }, hand.map((c) => cardFace(c, "mini")));
+  } else {
+    const known = Array.isArray(hand) ? [] : hand?.known ?? [];
+    const backs = Math.min(Math.max(0, count - known.length), 10);
+    cards = el("div", { class: "mini-hand", "aria-hidden": known.length ? null : "true" },
+      Array.from({ length: backs }, () => cardBack("mini")), known.map((c) => cardFace(c, "mini known")));
+  }
+  return el("div", {
+    class: `seat${toMove ? " to-move" : ""}${s === m.me ? " me" : ""}`, "data-seat": s,
+    "aria-current": toMove ? "true" : null,
+  },
+  el("div", { class: "seat-head" },
+    el("strong", { class: "seat-name" }, bdi(m.name(s))), clockNode(m, s)),
+  el("div", { class: "seat-marks" }, marks,
+    el("span", { class: "count" }, plural(count, t("{n} card"), t("{n} cards")))),
+  cards);
+}
+
+/** Cards laid one over another (pile top, trick), each with an optional caption. */
+function spread(items, cls) {
+  return el("div", { class: `spread ${cls}` }, items.map(({ code, caption, fresh, from }) =>
+    el("figure", { class: `laid${fresh ? " fresh" : ""}`, style: fresh ? `--from-y:${from}px` : null },
+      cardFace(code), caption ? el("figcaption", {}, caption) : null)));
+}
+
+function kozyriCentre(m) {
+  const v = m.view;
+  const pile = v.pile ?? [];
+  const box = el("div", { class: "centre kozyri" });
+  if (!pile.length && (v.hands ?? []).every((h) => handSize(h) === 0)) {
+    box.append(el("p", { class: "note" }, t("Each player chooses a trump suit; then the cards are dealt.")));
+    return box;
+  }
+  const shown = pile.slice(-5);
+  const first = pile.length - shown.length;
+  const fresh = m.fresh ?? 0; // how many of the top cards just arrived
+  box.append(el("div", { class: "pile-area" },
+    pile.length
+      ? spread(shown.map((code, i) => ({ code, fresh: first + i >= pile.length - fresh, from: m.from ?? -120 })), "pile")
+      : el("div", { class: "pile-empty" }, t("The pile is empty.")),
+    pile.length ? el("p", { class: "pile-count" }, plural(pile.length, t("Pile: {n} card"), t("Pile: {n} cards"))) : null));
+  if (pile.length > shown.length || m.reveal) {
+    const all = el("details", { class: "whole-pile" },
+      el("summary", {}, t("Show the whole pile")),
+      el("p", { class: "note" }, t("Bottom first, top last.")),
+      el("div", { class: "pile-list" }, pile.map((c) => cardFace(c, "mini"))));
+    if (pile.length) box.append(all);
+  }
+  if (v.owes_second && v.to_move !== null && v.to_move !== undefined && v.to_move !== m.me) {
+    box.append(el("p", { class: "note" }, fill(t("{name} beat the top card and plays a second card."), { name: bdi(m.name(v.to_move)) })));
+  }
+  const losses = v.losses;
+  if ((v.rules?.match_losses ?? 1) > 1 && Array.isArray(losses)) {
+    box.append(el("p", { class: "note" }, t("Hands lost (the match ends at {n}):", { n: v.rules.match_losses }), " ",
+      losses.flatMap((k, s) => [s ? " · " : "", bdi(m.name(s)), ` ${num(k)}`])));
+  }
+  return box;
+}
+
+function twentyfiveCentre(m) {
+  const v = m.view;
+  const n = seatCount(v);
+  const box = el("div", { class: "centre twentyfive" });
+  const turnup = el("div", { class: "turnup" },
+    el("div", { class: "stock" }, cardBack(), v.turnup ? cardFace(v.turnup, "turned") : null),
+    el("p", {}, v.trump ? fill(t("Trumps: {suit}"), { suit: suitSymbol(v.trump) }) : ""),
+    v.robbed ? el("p", { class: "note" }, fill(t("{name} robbed the turn-up."), { name: bdi(m.name(v.robbed.seat)) })) : null);
+  const trick = v.trick ?? [];
+  const last = (v.tricks ?? []).at(-1);
+  let trickNode;
+  if (trick.length) {
+    const fresh = m.fresh ?? 0;
+    trickNode = spread(trick.map((code, i) => {
+      const s = (v.leader + i) % n;
+      return { code, caption: bdi(m.name(s)), fresh: i >= trick.length - fresh, from: s === m.me ? 160 : -160 };
+    }), "trick");
+  } else if (last) {
+    // Between tricks: the last one stays in view, dimmed, with its winner.
+    trickNode = el("div", { class: "last-trick" },
+      spread(last.cards.map((code, i) => ({ code, caption: bdi(m.name((last.leader + i) % n)) })), "trick done"),
+      el("p", { class: "note" }, fill(t("{name} won the trick."), { name: bdi(m.name(last.winner)) })));
+  } else {
+    trickNode = el("div", { class: "pile-empty" }, t("No cards played yet."));
+  }
+  const target = v.rules?.target;
+  // Each seat shows its own points; teams get a table of their own.
+  const scores = !Array.isArray(v.teams) ? el("p", { class: "note" }, target ? t("First to {n} points wins.", { n: target }) : "")
+    : el("table", { class: "scores" },
+    el("caption", {}, target ? t("Scores (first to {n})", { n: target }) : t("Scores")),
+    el("tbody", {}, scoreRows(m).map(([label, points, seats]) =>
+      el("tr", { class: seats.includes(m.me) ? "mine" : null }, el("th", { scope: "row" }, label), el("td", {}, num(points))))));
+  box.append(turnup, el("div", { class: "trick-area" }, trickNode), scores);
+  return box;
+}
+
+export function centreNode(m) {
+  return m.game === "kozyri" ? kozyriCentre(m) : twentyfiveCentre(m);
+}
+
+/** What an action did, as nodes: "Olena played 10♥". */
+export function actionNodes(name, action) {
+  const who = bdi(name);
+  if (!action) return fill(t("{name} moved."), { name: who });
+  if (action === "take") return fill(t("{name} picked up from the pile."), { name: who });
+  if (action.startsWith("trump ")) return fill(t("{name} chose {suit} as trumps."), { name: who, suit: suitSymbol(action.slice(6)) });
+  if (action === "rob") return fill(t("{name} robbed the turn-up."), { name: who });
+  if (action.startsWith("rob ")) {
+    return fill(t("{name} robbed the turn-up, discarding {card}."), { name: who, card: cardText(action.slice(4)) });
+  }
+  return fill(t("{name} played {card}."), { name: who, card: cardText(action) });
+}
+
+/** The outcome (SPEC §5) as a sentence, from "me"'s point of view when seated. */
+export function outcomeNodes(o, name, me) {
+  const reason = el("span", { class: "reason" }, " ", t("({reason})", { reason: reasonName(o.reason) }));
+  if (o.draw) return [t("The game is drawn."), reason];
+  const mine = me !== null && me !== undefined;
+  let head;
+  if (mine && o.winners.includes(me)) head = t("You won!");
+  else if (mine && o.losers.includes(me)) head = t("You lost.");
+  if (o.winners.length > 1 && o.losers.length === 1) {
+    // Svoi Kozyri with 3–4 players: one loser, everyone else wins (SPEC §5).
+    if (mine && o.losers[0] === me) return [head, reason];
+    return [head ? `${head} ` : "", fill(t("{name} lost."), { name: bdi(name(o.losers[0])) }), reason];
+  }
+  return [head ? `${head} ` : "", fill(t("Winner: {names}."), { names: listNodes(o.winners.map(name)) }), reason];
+}
+
+function listNodes(names) {
+  try {
+    return new Intl.ListFormat(lang(), { type: "conjunction" }).formatToParts(names)
+      .map((p) => (p.type === "element" ? bdi(p.value) : p.value));
+  } catch {
+    return names.flatMap((x, i) => (i ? [", ", bdi(x)] : [bdi(x)]));
+  }
+}

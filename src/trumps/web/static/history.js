@@ -1,0 +1,132 @@
+// Your finished games (GET /api/games?mine=1) and a replay stepping through every position
+// (GET /api/games/{id}/replay), drawn like the live table with every hand face up.
+
+import { bdi, el, put } from "./dom.js";
+import { gameName, t } from "./i18n.js";
+import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./board.js";
+
+const PAGE = 20;
+let ctx = null; // {api, status}
+let parts = null;
+let offset = 0;
+let replay = null; // {id, record, positions, i}
+
+export function mountHistory(root, context) {
+  ctx = context;
+  parts = {
+    list: el("div", {}), replay: el("section", { class: "box replay", hidden: true, "aria-label": t("Replay") }),
+    newer: el("button", { type: "button", onclick: () => page(-PAGE) }, t("Newer")),
+    older: el("button", { type: "button", onclick: () => page(PAGE) }, t("Older")),
+  };
+  put(root, el("section", { class: "box" }, el("h2", {}, t("Your games")), parts.list,
+    el("p", { class: "inline" }, parts.newer, parts.older)), parts.replay);
+  if (replay) renderReplay();
+}
+
+function page(delta) {
+  offset = Math.max(0, offset + delta);
+  loadHistory();
+}
+
+const nameIn = (record) => (s) => record?.players?.[s] ?? t("Seat {n}", { n: s + 1 });
+
+export async function loadHistory() {
+  if (!parts) return;
+  put(parts.list, el("p", { class: "note" }, t("Loading…")));
+  let games = [];
+  try {
+    games = (await ctx.api(`/api/games?mine=1&limit=${PAGE}&offset=${offset}`, { auth: true }))?.games ?? [];
+  } catch (err) {
+    put(parts.list);
+    ctx.status(t("Could not load your games."), "error", err.message);
+    return;
+  }
+  parts.newer.disabled = offset === 0;
+  parts.older.disabled = games.length < PAGE;
+  if (!games.length) {
+    put(parts.list, el("p", { class: "note" }, t("No finished games yet.")));
+    return;
+  }
+  put(parts.list, el("ul", { class: "plain rows" }, games.map((g) => {
+    const name = (s) => g.players?.[s] ?? t("Seat {n}", { n: s + 1 });
+    const when = g.finished ?? g.started;
+    return el("li", { class: "row" },
+      el("div", {},
+        el("strong", {}, gameName(g.game)), " · ", g.players.flatMap((p, i) => (i ? [", ", bdi(p)] : [bdi(p)])),
+        el("div", { class: "note" }, g.outcome ? outcomeNodes(g.outcome, name, g.seat ?? null) : t("unfinished"),
+          when ? ` · ${formatDate(when)}` : "")),
+      el("div", { class: "inline" },
+        el("button", { type: "button", class: "primary", onclick: () => openReplay(g.id) }, t("Replay")),
+        el("a", { href: `/api/games/${encodeURIComponent(g.id)}?download=1`, download: `trumps-game-${g.id}.json` }, t("Download"))));
+  })));
+}
+
+function formatDate(value) {
+  const d = new Date(typeof value === "number" && value < 1e12 ? value * 1000 : value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  try {
+    return new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" }).format(d);
+  } catch {
+    return d.toLocaleString();
+  }
+}
+
+async function openReplay(id) {
+  try {
+    const data = await ctx.api(`/api/games/${encodeURIComponent(id)}/replay`);
+    replay = { id, record: data.record, positions: data.positions ?? [], i: 0 };
+    renderReplay();
+    parts.replay.scrollIntoView({ block: "start" });
+  } catch (err) {
+    ctx.status(t("Could not load the replay."), "error", err.message);
+  }
+}
+
+function step(to) {
+  if (!replay?.positions.length) return;
+  replay.i = Math.max(0, Math.min(replay.positions.length - 1, to));
+  renderReplay();
+}
+
+function renderReplay() {
+  const r = replay;
+  parts.replay.hidden = false;
+  const last = r.positions.length - 1;
+  const pos = r.positions[r.i];
+  const name = nameIn(r.record);
+  const where = [];
+  if (r.i > 0) {
+    // The seat that made action i is the seat to move in the position before it.
+    const by = r.positions[r.i - 1]?.to_move;
+    where.push(...actionNodes(by === null || by === undefined ? "" : name(by), r.record?.actions?.[r.i - 1]));
+  }
+  // A resignation or timeout is no action: the record's outcome ends the last position.
+  const outcome = pos?.outcome ?? (r.i === last ? r.record?.outcome : null);
+  const btn = (label, to, disabled) => el("button", { type: "button", disabled, onclick: () => step(to) }, label);
+  const model = pos && {
+    game: pos.game, view: pos, name, info: () => null, me: null, toMove: pos.to_move, clock: null, reveal: true,
+  };
+  put(parts.replay,
+    el("h2", {}, t("Replay: {game}", { game: gameName(r.record?.game ?? pos?.game) })),
+    el("div", { class: "inline" },
+      btn(t("First"), 0, r.i === 0), btn(t("Previous"), r.i - 1, r.i === 0),
+      btn(t("Next"), r.i + 1, r.i >= last), btn(t("Last"), last, r.i >= last),
+      el("span", { "aria-live": "polite" }, t("Move {i} of {n}", { i: r.i, n: last }), where.length ? " · " : "", where)),
+    el("p", { class: "note" }, t("Arrow keys step through the game; Home and End jump.")),
+    model ? el("div", { class: "felt replay-felt" },
+      el("div", { class: "opponents all" }, Array.from({ length: seatCount(pos) }, (_, s) => seatBox(model, s))),
+      centreNode(model)) : null,
+    outcome ? el("p", { class: "outcome" }, outcomeNodes(outcome, name, null)) : null);
+}
+
+/** Arrow keys, Home and End step the open replay; true when the key was used. */
+export function onHistoryKey(e) {
+  if (!replay || parts?.replay.hidden) return false;
+  const rtl = document.documentElement.dir === "rtl";
+  const moves = { ArrowLeft: rtl ? 1 : -1, ArrowRight: rtl ? -1 : 1 };
+  if (e.key in moves) step(replay.i + moves[e.key]);
+  else if (e.key === "Home") step(0);
+  else if (e.key === "End") step(Infinity);
+  else return false;
+  return true;
+}

@@ -1,0 +1,146 @@
+// Translations: t("English text") looks the English msgid up in the catalog the server builds
+// from its .po files (GET /i18n/{lang}.json); a missing catalog or entry falls back to the
+// English text. Every msgid is a literal t("…") argument so that Babel's JavaScript
+// extractor finds it: names of games, levels, suits… are literal tables below, never built.
+
+import { load, save } from "./dom.js";
+
+export const LANGS = [["en", "English"], ["fa", "فارسی"], ["pt", "Português"], ["fr", "Français"]];
+const CODES = LANGS.map(([code]) => code);
+const PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
+
+let current = "en";
+let messages = {};
+let plurals = new Intl.PluralRules("en");
+
+export const lang = () => current;
+
+/** The stored choice, else the first of the browser's languages we speak, else English. */
+export function pickLang() {
+  const stored = load("lang");
+  if (CODES.includes(stored)) return stored;
+  for (const tag of navigator.languages ?? [navigator.language ?? "en"]) {
+    const code = String(tag).toLowerCase().slice(0, 2);
+    if (CODES.includes(code)) return code;
+  }
+  return "en";
+}
+
+/** Load a language's catalog and set <html lang dir>; English needs no catalog. */
+export async function setLang(code, remember = false) {
+  if (!CODES.includes(code)) code = "en";
+  let catalog = {};
+  let dir = code === "fa" ? "rtl" : "ltr";
+  if (code !== "en") {
+    try {
+      const res = await fetch(`/i18n/${code}.json`);
+      if (res.ok) {
+        const data = await res.json();
+        catalog = data?.messages ?? {};
+        if (data?.dir === "rtl" || data?.dir === "ltr") dir = data.dir;
+      }
+    } catch { /* no catalog yet: the English msgids are shown */ }
+  }
+  current = code;
+  messages = catalog;
+  plurals = new Intl.PluralRules(code);
+  document.documentElement.lang = code;
+  document.documentElement.dir = dir;
+  if (remember) save("lang", code);
+}
+
+/** Persian digits for Persian, else the number as it is. Used for every number shown. */
+export function num(value) {
+  const text = String(value);
+  return current === "fa" ? text.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[Number(d)]) : text;
+}
+
+/** The translation of msgid with {placeholders} filled (numbers through num()); placeholders
+ *  without a value stay, for fill() in dom.js to put nodes there. */
+export function t(msgid, params) {
+  let text = messages[msgid] || msgid;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (m, key) => {
+      if (!(key in params)) return m;
+      const v = params[key];
+      return typeof v === "number" ? num(v) : String(v);
+    });
+  }
+  return text;
+}
+
+/** Pick the singular or plural translation (both already t()'d) and fill {n}. */
+export function plural(n, one, other) {
+  const text = plurals.select(n) === "one" ? one : other;
+  return text.replace("{n}", num(n));
+}
+
+// ------------------------------------------------------------------ names (literal tables)
+
+export function gameName(id) {
+  return { kozyri: t("Svoi Kozyri"), twentyfive: t("Twenty-Five") }[id] ?? id;
+}
+
+export function levelName(level) {
+  return {
+    random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"),
+  }[level] ?? level;
+}
+
+export function presetName(preset) {
+  return {
+    seed: t("Standard"), pagat: t("pagat.com: pick up any time, four players"),
+    classic: t("Classic"), "as-written": t("As written"), "forty-five": t("Forty-Five: first to 45"),
+  }[preset] ?? preset;
+}
+
+export function reasonName(reason) {
+  return {
+    out_of_cards: t("out of cards"), draw_rule: t("draw rule"), repetition: t("repetition"),
+    max_plies: t("move limit"), target: t("target reached"), resigned: t("resignation"),
+    timeout: t("time ran out"),
+  }[reason] ?? reason;
+}
+
+export function suitName(suit) {
+  return { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") }[suit] ?? suit;
+}
+
+function rankName(rank) {
+  return {
+    A: t("ace"), K: t("king"), Q: t("queen"), J: t("jack"), T: t("ten"), 9: t("nine"),
+    8: t("eight"), 7: t("seven"), 6: t("six"), 5: t("five"), 4: t("four"), 3: t("three"),
+    2: t("two"),
+  }[rank] ?? rank;
+}
+
+/** A card's spoken name: "ten of hearts" (screen readers, tooltips). */
+export function cardName(code) {
+  if (code === "JK") return t("joker");
+  return t("{rank} of {suit}", { rank: rankName(code[0]), suit: suitName(code[1]) });
+}
+
+/** A translated line for an error code (the server's own message stays English). */
+export function errorText(code) {
+  return {
+    bad_json: t("The server could not read a message."),
+    unknown_type: t("The server did not understand a request."),
+    bad_field: t("A request had a bad value."),
+    too_large: t("A message was too large."),
+    bad_version: t("This page is out of date: please reload it."),
+    not_hello: t("The connection was not set up properly."),
+    bad_token: t("Your saved session is no longer valid."),
+    bad_rules: t("Those rules or seats are not possible for this game."),
+    no_such_table: t("There is no such table."),
+    table_full: t("That table has no open seat."),
+    not_seated: t("You do not have a seat at that table."),
+    not_your_turn: t("It is not your turn."),
+    invalid_action: t("That is not a move."),
+    illegal_action: t("That move is not allowed now."),
+    stale_event: t("The table moved on before your move arrived."),
+    game_over: t("That game is over."),
+    rate_limited: t("Too many requests: please slow down."),
+    internal_error: t("The server failed; nothing changed."),
+    not_allowed: t("That is not possible at this table."),
+  }[code] ?? t("Something went wrong.");
+}

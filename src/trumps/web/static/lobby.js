@@ -1,0 +1,248 @@
+// The lobby: your name and account, one-click play against the computer, the public tables
+// (join, watch, quick match), your open tables and the form to create a table.
+
+import { bdi, el, fill, load, put, save, select } from "./dom.js";
+import { gameName, levelName, num, plural, presetName, t } from "./i18n.js";
+
+const GAMES = ["kozyri", "twentyfive"];
+const LEVELS = ["random", "easy", "medium", "hard", "expert"];
+const PRESETS = { kozyri: ["seed", "pagat"], twentyfive: ["classic", "as-written", "forty-five"] };
+const PLAYERS = { kozyri: [2, 4], twentyfive: [2, 8] }; // the protocol seats at most 8
+const DEFAULT_PLAYERS = { kozyri: 2, twentyfive: 4 };
+const CLOCKS = ["none", "1+2", "3+2", "5+5", "10+5", "20+10"]; // minutes + seconds per move
+
+let ctx = null; // {send, state, status, openTable, api, adopt, logout, rename}
+let parts = null;
+
+function loadPrefs() {
+  try {
+    return { game: "kozyri", players: 2, level: "medium", ...JSON.parse(load("prefs") ?? "{}") };
+  } catch {
+    return { game: "kozyri", players: 2, level: "medium" };
+  }
+}
+const prefs = loadPrefs();
+const keepPrefs = () => save("prefs", JSON.stringify(prefs));
+
+const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+const clockLabel = (c) => (c === "none" ? t("no clock") : t("{m} min + {s} s per move", { m: Number(c.split("+")[0]), s: Number(c.split("+")[1]) }));
+
+/** Build the lobby into root (again after a language change). */
+export function mountLobby(root, context) {
+  ctx = context;
+  parts = { tables: el("div", { class: "table-list" }), mine: el("div", { class: "box", hidden: true }) };
+  put(root,
+    el("div", { class: "lobby-grid" },
+      computerBox(), parts.mine, el("section", { class: "box" },
+        el("h2", {}, t("Public tables")), parts.tables, quickMatch()),
+      createBox(), profileBox()));
+  renderTables();
+  renderMine();
+}
+
+// ------------------------------------------------------------------ play the computer
+
+function computerBox() {
+  const game = select({ id: "pc-game", testid: "pc-game" }, GAMES.map((g) => [g, gameName(g)]), prefs.game);
+  const players = el("select", { id: "pc-players", testid: "pc-players" });
+  const level = select({ id: "pc-level", testid: "pc-level" }, LEVELS.map((l) => [l, levelName(l)]), prefs.level);
+  const fillPlayers = () => {
+    const [lo, hi] = PLAYERS[game.value];
+    const want = Math.min(hi, Math.max(lo, Number(players.value || prefs.players) || DEFAULT_PLAYERS[game.value]));
+    put(players, ...range(lo, hi).map((n) => el("option", { value: n }, num(n))));
+    players.value = String(want);
+  };
+  fillPlayers();
+  game.addEventListener("change", () => { players.value = String(DEFAULT_PLAYERS[game.value]); fillPlayers(); });
+  return el("section", { class: "box hero" },
+    el("h2", {}, t("Play the computer")),
+    el("div", { class: "fields" },
+      el("label", { for: "pc-game" }, t("Game")), game,
+      el("label", { for: "pc-players" }, t("Players")), players,
+      el("label", { for: "pc-level" }, t("Level")), level),
+    el("button", { type: "button", class: "primary big", testid: "play-computer", onclick: () => {
+      Object.assign(prefs, { game: game.value, players: Number(players.value), level: level.value });
+      keepPrefs();
+      ctx.send({ type: "play_computer", game: game.value, players: Number(players.value), level: level.value });
+    } }, t("Play")));
+}
+
+// ------------------------------------------------------------------ public tables
+
+function seatsText(seats) {
+  return seats.map((s) => (s.name ? s.name : s.bot ? t("{level} bot", { level: levelName(s.bot) }) : t("open seat")));
+}
+
+export function renderTables() {
+  if (!parts) return;
+  const list = ctx.state.lobby;
+  if (!list.length) {
+    put(parts.tables, el("p", { class: "note" }, t("No public tables right now. Create one below!")));
+    return;
+  }
+  put(parts.tables, el("ul", { class: "plain rows" }, list.map((ts) => {
+    const mine = ctx.state.tables.get(ts.table_id);
+    const rules = typeof ts.rules === "string" ? presetName(ts.rules) : t("custom rules");
+    const clock = ts.time_control
+      ? t("{m} min + {s} s per move", { m: +(ts.time_control.base / 60).toFixed(1), s: ts.time_control.increment ?? 0 })
+      : t("no clock");
+    return el("li", { class: "row" },
+      el("div", {},
+        el("strong", {}, gameName(ts.game)), " · ", rules, " · ", clock,
+        el("div", { class: "note" }, seatsText(ts.seats).flatMap((x, i) => (i ? [", ", bdi(x)] : [bdi(x)])),
+          " — ", ts.started ? t("playing") : plural(ts.open_seats, t("{n} open seat"), t("{n} open seats")))),
+      el("div", { class: "inline" },
+        el("button", {
+          type: "button", class: "primary", disabled: ts.open_seats === 0 || (mine && mine.seat !== null),
+          onclick: () => ctx.send({ type: "join_table", table_id: ts.table_id }),
+        }, t("Join")),
+        el("button", { type: "button", onclick: () => ctx.send({ type: "spectate", table_id: ts.table_id }) }, t("Watch"))));
+  })));
+}
+
+function quickMatch() {
+  const game = select({ id: "qm-game" }, GAMES.map((g) => [g, gameName(g)]), prefs.game);
+  parts.quick = el("div", { class: "inline quick" });
+  parts.quickGame = game;
+  renderQuick();
+  return parts.quick;
+}
+
+/** The quick-match line: a game and "Find an opponent", or "Waiting…" with Cancel. */
+export function renderQuick() {
+  if (!parts?.quick) return;
+  const waiting = ctx.state.waiting;
+  put(parts.quick,
+    el("label", { for: "qm-game" }, t("Quick match")), parts.quickGame,
+    waiting
+      ? [el("span", { class: "note", role: "status" }, t("Waiting for an opponent…")),
+        el("button", { type: "button", onclick: () => {
+          ctx.send({ type: "cancel_quick_match" });
+          ctx.state.waiting = null;
+          renderQuick();
+        } }, t("Cancel"))]
+      : el("button", { type: "button", onclick: () => ctx.send({ type: "quick_match", game: parts.quickGame.value }) },
+        t("Find an opponent")));
+}
+
+/** The tables where I sit or watch, with a button to open each. */
+export function renderMine() {
+  if (!parts) return;
+  const tables = [...ctx.state.tables.values()];
+  parts.mine.hidden = tables.length === 0;
+  put(parts.mine, el("h2", {}, t("Your tables")), el("ul", { class: "plain rows" }, tables.map((tb) => {
+    const state = tb.outcome ? t("finished") : tb.to_move === null ? t("waiting for players")
+      : tb.to_move === tb.seat ? t("your turn") : t("playing");
+    return el("li", { class: "row" },
+      el("span", {}, el("strong", {}, gameName(tb.game)), " · ", tb.seat === null ? t("watching") : state),
+      el("button", { type: "button", onclick: () => ctx.openTable(tb.id) }, t("Open")));
+  })));
+}
+
+// ------------------------------------------------------------------ create a table
+
+function createBox() {
+  const f = {};
+  f.game = select({ id: "create-game", testid: "create-game" }, GAMES.map((g) => [g, gameName(g)]), prefs.game);
+  f.preset = el("select", { id: "create-preset", testid: "create-preset" });
+  f.count = el("select", { id: "create-seats", testid: "create-seats" });
+  f.seats = el("ol", { class: "seat-list" });
+  f.clock = select({ id: "create-clock", testid: "create-clock" }, CLOCKS.map((c) => [c, clockLabel(c)]), "none");
+  f.timeout = select({ id: "create-timeout" }, [["move", t("a bot makes a move")], ["forfeit", t("the game is lost")]], "move");
+  f.grace = el("input", { id: "create-grace", type: "number", min: 0, max: 3600, value: 30 });
+  f.takeover = select({ id: "create-takeover" }, LEVELS.map((l) => [l, levelName(l)]), "medium");
+  f.private = el("input", { id: "create-private", testid: "create-private", type: "checkbox" });
+
+  const seatSelect = (i, value) => select({ id: `seat-${i}`, testid: `seat-${i}` },
+    [["human", i === 0 ? t("you") : t("a person")], ...LEVELS.map((l) => [l, t("{level} bot", { level: levelName(l) })])], value);
+  const fillSeats = () => {
+    const old = [...f.seats.querySelectorAll("select")].map((s) => s.value);
+    const n = Number(f.count.value);
+    put(f.seats, ...range(0, n - 1).map((i) => el("li", {},
+      el("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })), seatSelect(i, old[i] ?? (i === 0 ? "human" : "medium")))));
+  };
+  const fillGame = () => {
+    const g = f.game.value;
+    put(f.preset, ...PRESETS[g].map((p) => el("option", { value: p }, presetName(p))));
+    const [lo, hi] = PLAYERS[g];
+    const was = Number(f.count.value) || DEFAULT_PLAYERS[g];
+    put(f.count, ...range(lo, hi).map((n) => el("option", { value: n }, num(n))));
+    f.count.value = String(Math.min(hi, Math.max(lo, was)));
+    fillSeats();
+  };
+  f.game.addEventListener("change", () => { f.count.value = ""; fillGame(); });
+  f.count.addEventListener("change", fillSeats);
+  fillGame();
+
+  const submit = (e) => {
+    e.preventDefault();
+    const msg = {
+      type: "create_table", game: f.game.value, rules: f.preset.value,
+      seats: [...f.seats.querySelectorAll("select")].map((s) => s.value),
+      private: f.private.checked, grace: Math.max(0, Number(f.grace.value) || 0), takeover: f.takeover.value,
+    };
+    if (f.clock.value !== "none") {
+      const [m, s] = f.clock.value.split("+").map(Number);
+      msg.time_control = { base: m * 60, increment: s };
+      msg.on_timeout = f.timeout.value;
+    }
+    ctx.send(msg);
+  };
+  const row = (id, label, input) => [el("label", { for: id }, label), input];
+  return el("form", { class: "box", testid: "create-form", onsubmit: submit },
+    el("h2", {}, t("Create a table")),
+    el("div", { class: "fields" },
+      row("create-game", t("Game"), f.game), row("create-preset", t("Rules"), f.preset),
+      row("create-seats", t("Seats"), f.count)),
+    el("fieldset", {}, el("legend", {}, t("Who sits where")), f.seats),
+    el("div", { class: "fields" }, row("create-clock", t("Clock"), f.clock)),
+    el("p", { class: "check" }, f.private, " ", el("label", { for: "create-private" }, t("Private: only people with the invite link can join"))),
+    el("details", {}, el("summary", {}, t("More options")),
+      el("div", { class: "fields" },
+        row("create-timeout", t("When a clock runs out"), f.timeout),
+        row("create-grace", t("Seconds to wait for a lost connection"), f.grace),
+        row("create-takeover", t("Bot that plays for an absent player"), f.takeover))),
+    el("button", { type: "submit", class: "primary", testid: "create-submit" }, t("Create the table")));
+}
+
+// ------------------------------------------------------------------ name and account
+
+function profileBox() {
+  const S = ctx.state;
+  const name = el("input", { id: "name-input", testid: "name-input", maxlength: 32, value: S.name ?? "", autocomplete: "nickname" });
+  const nameForm = el("form", { class: "inline", onsubmit: (e) => { e.preventDefault(); ctx.rename(name.value.trim() || "Guest"); } },
+    el("label", { for: "name-input" }, t("Your name")), name,
+    el("button", { type: "submit", testid: "name-save" }, t("Save")));
+  const account = S.account
+    ? el("p", { class: "inline" }, fill(t("Logged in as {login}."), { login: bdi(S.account) }),
+      el("button", { type: "button", onclick: ctx.logout }, t("Log out")))
+    : el("details", {}, el("summary", {}, t("Register or log in to keep your games on every device")),
+      accountForm("register"), accountForm("login"));
+  return el("section", { class: "box" }, el("h2", {}, t("You")), nameForm, account);
+}
+
+function accountForm(kind) {
+  const login = el("input", { name: "login", required: true, autocomplete: "username", minlength: 3, maxlength: 32 });
+  const password = el("input", { name: "password", type: "password", required: true,
+    autocomplete: kind === "register" ? "new-password" : "current-password" });
+  const submit = async (e) => {
+    e.preventDefault();
+    try {
+      const body = { login: login.value.trim(), password: password.value };
+      if (kind === "register") body.name = ctx.state.name || body.login;
+      // Registering with the guest's token as Bearer turns the guest into the account.
+      const data = await ctx.api(kind === "register" ? "/api/accounts" : "/api/login",
+        { method: "POST", body, auth: kind === "register" });
+      password.value = "";
+      ctx.adopt(data, kind === "register");
+    } catch (err) {
+      ctx.status(err.status === 401 ? t("Wrong login or password.") : err.status === 409 ? t("That login is taken.")
+        : kind === "register" ? t("Registration failed.") : t("Login failed."), "error", err.message);
+    }
+  };
+  return el("form", { class: "stack", onsubmit: submit },
+    el("h3", {}, kind === "register" ? t("Register") : t("Log in")),
+    el("label", {}, t("Login"), " ", login),
+    el("label", {}, t("Password"), " ", password),
+    el("button", { type: "submit" }, kind === "register" ? t("Register") : t("Log in")));
+}

@@ -1,0 +1,133 @@
+// The connection to the server (docs/protocol.md): one WebSocket, hello → welcome, pings,
+// reconnection with backoff, and each table's numbered events with resync on a gap.
+
+const PROTOCOL = 1;
+const PING_MS = 25000;
+const RETRY_MAX_MS = 10000;
+export const LOG_MAX = 300;
+
+/** One socket to /ws that comes back by itself. options:
+ *  open(url) → a WebSocket (injected, so tests can use a fake);
+ *  hello() → {name, resume_token} for the hello message;
+ *  onMessage(msg), onStatus(state, retrySeconds) with state online | connecting | offline. */
+export class Net {
+  constructor(options) {
+    this.options = options;
+    this.ws = null;
+    this.welcomed = false;
+    this.retryMs = 1000;
+    this.retryTimer = 0;
+    this.pingTimer = 0;
+    this.nonce = 0;
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = this.options.open(`${scheme}://${location.host}/ws`);
+    this.ws = ws;
+    this.welcomed = false;
+    this.options.onStatus("connecting");
+    ws.addEventListener("open", () => {
+      this.hello();
+      this.pingTimer = setInterval(() => this.send({ type: "ping", nonce: ++this.nonce }), PING_MS);
+    });
+    ws.addEventListener("message", (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      if (!msg || typeof msg !== "object") return;
+      if (msg.type === "welcome") {
+        this.welcomed = true;
+        this.retryMs = 1000;
+        this.options.onStatus("online");
+      }
+      this.options.onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return; // replaced on purpose (restart)
+      this.ws = null;
+      this.welcomed = false;
+      const delay = this.retryMs;
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS); // 1 s, 2 s, 4 s … 10 s
+      this.options.onStatus("offline", delay / 1000);
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  /** Say hello again on the open socket (after a rejected resume token). */
+  hello() {
+    const { name, resume_token: token } = this.options.hello();
+    const msg = { type: "hello", protocol: PROTOCOL, name: name || "Guest" };
+    if (token) msg.resume_token = token;
+    this.ws?.send(JSON.stringify(msg));
+  }
+
+  /** Drop the socket and open a new one now (a new name or a new token). */
+  restart() {
+    const old = this.ws;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    if (old) old.close();
+    this.retryMs = 1000;
+    this.connect();
+  }
+
+  /** Send a message once welcomed; false when there is no usable connection. */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.welcomed) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+}
+
+// ------------------------------------------------------------------ a table's state
+
+export function newTable(id) {
+  return {
+    id, game: "kozyri", rules: {}, seats: [], seat: null, event: 0, view: {}, legal: [],
+    to_move: null, clocks: null, clockAt: 0, private: false, time_control: null, log: [],
+    chat: [], chatSeq: 0, outcome: null, record_id: null,
+    sent: false, // an action is on its way: wait for its event (or error)
+    resyncing: false, // a resync is on its way: ignore events until the snapshot
+    hint: null, rematch: null,
+  };
+}
+
+function setClocks(tb, clocks) {
+  tb.clocks = Array.isArray(clocks) ? clocks.slice() : null;
+  tb.clockAt = performance.now();
+}
+
+/** Replace a table's state with a table_state snapshot. */
+export function applySnapshot(tb, m) {
+  Object.assign(tb, {
+    game: m.game, rules: m.rules ?? {}, seats: m.seats ?? [], seat: m.seat ?? null, event: m.event,
+    view: m.view ?? {}, legal: m.legal ?? [], to_move: m.to_move ?? null, private: !!m.private,
+    time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null,
+    sent: false, resyncing: false,
+  });
+  setClocks(tb, m.clocks);
+  if (Array.isArray(m.log)) tb.log = m.log.slice(-LOG_MAX);
+}
+
+/** Apply an event: "applied", "old" (already in a snapshot) or "gap" (resync needed). */
+export function applyEvent(tb, m) {
+  if (m.number <= tb.event) return "old";
+  if (m.number !== tb.event + 1 || tb.resyncing) return "gap";
+  Object.assign(tb, { event: m.number, view: m.view ?? tb.view, legal: m.legal ?? [], to_move: m.to_move ?? null, sent: false });
+  setClocks(tb, m.clocks);
+  if (Array.isArray(m.seats)) tb.seats = m.seats;
+  if (m.kind !== "join" && m.kind !== "leave" && m.kind !== "return" && m.kind !== "takeover") tb.hint = null;
+  tb.log.push({ number: m.number, kind: m.kind, seat: m.seat ?? null, action: m.action ?? null, by_bot: !!m.by_bot });
+  if (tb.log.length > LOG_MAX) tb.log.splice(0, tb.log.length - LOG_MAX);
+  return "applied";
+}
+
+/** Seconds left on a seat's clock, counting down locally for the seat to move. */
+export function clockLeft(tb, seat) {
+  const base = tb.clocks?.[seat];
+  if (base === null || base === undefined) return null;
+  const running = seat === tb.to_move && !tb.outcome;
+  return running ? Math.max(0, base - (performance.now() - tb.clockAt) / 1000) : base;
+}

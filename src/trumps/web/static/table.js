@@ -1,0 +1,436 @@
+// The live table: opponents around, the centre, your hand at the bottom with the legal
+// cards raised, prompts (beat or take, rob, choose trumps), the turn and clocks, hints, the
+// game log, chat and the result with a rematch.
+//
+// The section is built once (so that the aria-live log and chat only announce new lines)
+// and its parts are refreshed on every change of the table.
+
+import { bdi, el, fill, put, reducedMotion } from "./dom.js";
+import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
+import { cardName, gameName, levelName, num, plural, suitName, t } from "./i18n.js";
+import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcomeNodes, seatBox } from "./board.js";
+import { clockLeft, LOG_MAX } from "./net.js";
+
+let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
+let parts = null; // the section's persistent elements
+const shown = new WeakMap(); // table → what was drawn last (to animate only new cards)
+let started = false; // the resize listener and the clock ticker are set up once
+
+export const canAct = (tb) => tb.seat !== null && !tb.outcome && !tb.sent && tb.to_move === tb.seat;
+
+/** A seat's display name: the person's or bot's name, else its level, else "open seat". */
+function seatLabel(tb, s) {
+  const info = tb.seats[s];
+  if (info?.name) return info.name;
+  if (info?.bot) {
+    // One bot is named by its level; several by their seat, so that the log stays clear.
+    if (tb.seats.filter((x) => x.bot && !x.name).length > 1) return t("Bot {n}", { n: s + 1 });
+    return t("{level} bot", { level: levelName(info.bot) });
+  }
+  return t("Seat {n}", { n: s + 1 });
+}
+
+/** Every other seat is a bot: hints are allowed (the server checks too). */
+const againstComputer = (tb) => tb.seat !== null && tb.seats.every((s) => s.seat === tb.seat || !!s.bot);
+
+const inviteUrl = (id) => `${location.origin}/?table=${encodeURIComponent(id)}`;
+
+/** Build the section's skeleton into `root`; call again after a language change. */
+export function mountTable(root, context) {
+  ctx = context;
+  parts = {
+    title: el("h2", { class: "t-title" }),
+    turn: el("p", { class: "turn", testid: "turn", "aria-live": "polite" }),
+    invite: el("input", { id: "invite-link", testid: "invite-link", readonly: true, class: "invite-input" }),
+    opponents: el("div", { class: "opponents" }),
+    centre: el("div", { class: "centre-wrap" }),
+    meInfo: el("div", { class: "me-info" }),
+    prompt: el("p", { class: "prompt", "aria-live": "polite" }),
+    words: el("div", { class: "word-actions" }),
+    hand: el("div", { class: "hand", testid: "hand", role: "group", "aria-label": t("Your hand") }),
+    hint: el("button", { type: "button", class: "ghost", testid: "hint", onclick: askHint }, t("Hint")),
+    hintOut: el("div", { class: "hint-out", "aria-live": "polite" }),
+    result: el("div", { class: "result", testid: "result", role: "status", hidden: true }),
+    resign: el("button", { type: "button", class: "ghost", testid: "resign", onclick: resign }, t("Resign")),
+    leave: el("button", { type: "button", class: "ghost", testid: "leave", onclick: () => ctx.leave(ctx.current()) }),
+    log: el("ol", { class: "log", testid: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Game log") }),
+    chat: el("ul", { class: "log chat", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Chat") }),
+  };
+  parts.inviteBox = el("div", { class: "invite", hidden: true },
+    el("label", { for: "invite-link" }, t("Invite link")), parts.invite,
+    el("button", { type: "button", onclick: copyInvite }, t("Copy")));
+  parts.me = el("div", { class: "me-area" }, parts.meInfo, parts.prompt, parts.words, parts.hand);
+  const chatInput = el("input", { id: "chat-input", maxlength: 300, autocomplete: "off", required: true });
+  const chatForm = el("form", { class: "inline", onsubmit: (e) => {
+    e.preventDefault();
+    const tb = ctx.current();
+    const text = chatInput.value.trim();
+    if (tb && text && ctx.send({ type: "chat", table_id: tb.id, text })) chatInput.value = "";
+  } }, el("label", { for: "chat-input", class: "sr-only" }, t("Message")), chatInput,
+  el("button", { type: "submit" }, t("Send")));
+  put(root,
+    el("div", { class: "t-head" }, parts.title, parts.turn),
+    parts.inviteBox,
+    el("div", { class: "felt" }, parts.opponents, parts.centre, parts.me),
+    parts.result,
+    el("div", { class: "t-tools" }, parts.hint, parts.resign, parts.leave),
+    parts.hintOut,
+    el("div", { class: "t-side" },
+      el("details", { class: "box", open: true }, el("summary", {}, t("Game log")), parts.log),
+      el("details", { class: "box" }, el("summary", {}, t("Chat")), parts.chat, chatForm)));
+  parts.hand.addEventListener("keydown", onHandKey);
+  if (!started) {
+    started = true;
+    window.addEventListener("resize", () => layoutHand());
+    setInterval(tick, 250);
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+/** Refresh everything shown for table tb. */
+export function renderTable(tb) {
+  if (!parts || !tb) return;
+  const focused = document.activeElement?.closest?.("[data-focus-key]")?.dataset.focusKey ?? null;
+  const role = tb.seat === null ? t("watching") : t("you are {name}", { name: seatLabel(tb, tb.seat) });
+  put(parts.title, el("span", {}, gameName(tb.game)), " ", el("small", {}, bdi(role)));
+  put(parts.turn, ...turnNodes(tb));
+  parts.turn.classList.toggle("mine", canAct(tb) || (tb.seat === tb.to_move && tb.sent));
+  // Hooks for tests and assistive tools: the event shown, and whether I may act now.
+  parts.turn.dataset.mine = String(canAct(tb));
+  const section = parts.turn.closest("[data-testid='table']");
+  if (section) section.dataset.event = String(tb.event);
+  const open = tb.seats.some((s) => !s.name && !s.bot);
+  parts.inviteBox.hidden = !(tb.private || open) || !!tb.outcome;
+  parts.invite.value = inviteUrl(tb.id);
+
+  const model = liveModel(tb);
+  const n = tb.view.hands?.length ?? 0;
+  put(parts.opponents, ...othersInOrder(n, tb.seat).map((s) => seatBox(model, s)));
+  parts.opponents.dataset.count = String(Math.max(1, n - (tb.seat === null ? 0 : 1)));
+  put(parts.centre, centreNode(model));
+
+  parts.me.hidden = tb.seat === null;
+  if (tb.seat !== null) renderMe(tb, model);
+  renderHint(tb);
+  renderResult(tb);
+  parts.resign.hidden = tb.seat === null || !!tb.outcome || tb.to_move === null;
+  parts.leave.textContent = tb.seat === null ? t("Stop watching") : tb.outcome ? t("Back to the lobby") : t("Leave the table");
+  renderLog(tb);
+  renderChat(tb);
+  layoutHand();
+  if (focused) restoreFocus(focused);
+}
+
+/** Put the focus back where it was; a card just played is gone: then the hand's first card. */
+function restoreFocus(key) {
+  let node = document.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  if (!node && /^(card|action)-/.test(key)) node = parts.hand.querySelector("button[tabindex='0']");
+  if (!node) return;
+  if (node.classList.contains("hcard")) {
+    for (const c of parts.hand.querySelectorAll("button.hcard")) c.tabIndex = c === node ? 0 : -1;
+  }
+  node.focus();
+}
+
+function liveModel(tb) {
+  const prev = shown.get(tb);
+  const v = tb.view;
+  // Count the cards that arrived since the last drawing, to slide in only those.
+  let fresh = 0;
+  let from = -120;
+  if (!reducedMotion() && prev && prev.event < tb.event) {
+    const now = tb.game === "kozyri" ? v.pile ?? [] : v.trick ?? [];
+    const before = prev.cards;
+    if (now.length > before.length && before.every((c, i) => now[i] === c)) fresh = now.length - before.length;
+    const last = tb.log.at(-1);
+    if (last?.seat === tb.seat) from = 140;
+  }
+  shown.set(tb, { event: tb.event, cards: [...(tb.game === "kozyri" ? v.pile ?? [] : v.trick ?? [])] });
+  return {
+    game: tb.game, view: v, name: (s) => seatLabel(tb, s), info: (s) => tb.seats[s] ?? null,
+    me: tb.seat, toMove: tb.outcome ? null : tb.to_move, clock: (s) => clockLeft(tb, s), reveal: false,
+    fresh, from,
+  };
+}
+
+function turnNodes(tb) {
+  if (tb.outcome) return [t("The game is over.")];
+  if (tb.to_move === null || tb.to_move === undefined) return [t("Waiting for players to sit down…")];
+  if (tb.to_move === tb.seat) return [tb.sent ? t("Sending your move…") : t("Your turn.")];
+  return fill(t("{name} to move."), { name: bdi(seatLabel(tb, tb.to_move)) });
+}
+
+/** My strip: name, trumps, clock, the prompt, word actions (take, rob, trumps) and hand. */
+function renderMe(tb, model) {
+  const v = tb.view;
+  const me = tb.seat;
+  const myTrump = tb.game === "kozyri" ? v.trumps?.[me] : v.trump;
+  put(parts.meInfo,
+    el("strong", {}, bdi(seatLabel(tb, me))),
+    tb.game === "kozyri" && myTrump ? el("span", { class: "trump-mark" }, fill(t("your trumps: {suit}"), { suit: suitSymbol(myTrump) })) : null,
+    tb.game === "twentyfive" && !Array.isArray(v.teams) ? el("span", { class: "score" }, t("{n} points", { n: v.scores?.[me] ?? 0 })) : null,
+    clockNode(model, me));
+  parts.meInfo.classList.toggle("to-move", tb.to_move === me && !tb.outcome);
+
+  const hand = Array.isArray(v.hands?.[me]) ? v.hands[me] : [];
+  const mine = canAct(tb);
+  const index = new Map(tb.legal.map((a, i) => [a, i]));
+  const words = tb.legal.filter((a) => !hand.includes(a));
+  put(parts.prompt, ...(mine ? promptNodes(tb, hand, words) : []));
+
+  // Word actions: take (with the count it would pick up), choose trumps, rob.
+  const robs = words.filter((a) => a.startsWith("rob "));
+  put(parts.words, ...words.filter((a) => !a.startsWith("rob ")).map((a) =>
+    actionButton(tb, a, index.get(a), wordLabel(tb, a))));
+  if (robs.length) {
+    parts.words.append(el("div", { class: "rob-offer", role: "group", "aria-label": t("Rob the turn-up") },
+      el("span", {}, fill(t("Rob the turn-up {card}, discarding:"), { card: cardText(v.turnup) })),
+      robs.map((a) => actionButton(tb, a, index.get(a), [cardImage(a.slice(4))],
+        t("Rob, discarding {card}", { card: cardName(a.slice(4)) })))));
+  }
+
+  const sorted = sortHand(hand, myTrump);
+  const firstFocus = sorted.find((c) => index.has(c)) ?? sorted[0];
+  put(parts.hand, sorted.map((c) => {
+    const legal = index.has(c);
+    const i = index.get(c);
+    return el("button", {
+      type: "button", class: `hcard${legal && mine ? " legal" : ""}${tb.hint?.action === c ? " hinted" : ""}`,
+      testid: `card-${c}`, "data-legal": String(legal), "data-focus-key": `card-${c}`, "data-card": c,
+      "aria-label": cardName(c), "aria-disabled": legal && mine ? null : "true",
+      tabindex: c === firstFocus ? "0" : "-1", title: cardName(c),
+      onclick: () => { if (legal) ctx.play(tb, c); },
+    }, cardImage(c), legal && mine && i < 9 ? el("kbd", { "aria-hidden": "true" }, num(i + 1)) : null);
+  }));
+  parts.hand.dataset.count = String(hand.length);
+  parts.hand.classList.toggle("my-turn", mine);
+}
+
+function wordLabel(tb, action) {
+  if (action === "take") {
+    const n = takeCount(tb);
+    return n === null ? t("Take from the pile") : plural(n, t("Take {n} card"), t("Take {n} cards"));
+  }
+  if (action.startsWith("trump ")) {
+    const suit = action.slice(6);
+    return [suitSymbol(suit), " ", suitName(suit)];
+  }
+  return action;
+}
+
+/** K12: how many cards a pick-up takes, judged by my trump: 3, 5 of my own trump, or the
+ *  whole pile under the ace of my trump. */
+function takeCount(tb) {
+  const pile = tb.view.pile ?? [];
+  const mine = tb.view.trumps?.[tb.seat];
+  const top = pile.at(-1);
+  if (!top) return null;
+  if (top[1] !== mine) return Math.min(3, pile.length);
+  return top[0] === "A" ? pile.length : Math.min(5, pile.length);
+}
+
+function promptNodes(tb, hand, words) {
+  const v = tb.view;
+  const cards = tb.legal.filter((a) => hand.includes(a));
+  if (words.some((a) => a.startsWith("trump "))) return [t("Choose your trump suit.")];
+  if (tb.game === "kozyri") {
+    const top = (v.pile ?? []).at(-1);
+    if (v.owes_second) return [t("You beat it: now play a second card.")];
+    if (!top) return [t("Lead any card.")];
+    const n = takeCount(tb);
+    if (!cards.length) {
+      return fill(plural(n, t("You cannot beat {card}: take {n} card."), t("You cannot beat {card}: take {n} cards.")), { card: cardText(top) });
+    }
+    if (words.includes("take")) {
+      return fill(plural(n, t("Beat {card} or take {n} card."), t("Beat {card} or take {n} cards.")), { card: cardText(top) });
+    }
+    return fill(t("Beat {card}."), { card: cardText(top) });
+  }
+  if (words.some((a) => a.startsWith("rob "))) return [t("You may rob the turn-up before you play.")];
+  return (v.trick ?? []).length ? [t("Play a card to the trick.")] : [t("Lead a card.")];
+}
+
+function actionButton(tb, action, i, label, aria) {
+  const mine = canAct(tb);
+  return el("button", {
+    type: "button", class: "word", testid: `action-${action.replaceAll(" ", "-")}`,
+    "data-focus-key": `action-${action}`, disabled: !mine, "aria-label": aria ?? null,
+    onclick: () => ctx.play(tb, action),
+  }, label, mine && i < 9 ? el("kbd", { "aria-hidden": "true" }, num(i + 1)) : null);
+}
+
+/** Cards overlap more the more there are; wrap into rows on narrow screens so that every
+ *  card stays large enough to tap. */
+function layoutHand() {
+  const hand = parts?.hand;
+  if (!hand || hand.offsetParent === null) return;
+  const n = Math.max(1, Number(hand.dataset.count) || 1);
+  const width = hand.clientWidth - 8;
+  const visible = 0.6; // the part of a card not covered by the next one
+  let cw = 0;
+  for (let rows = 1; rows <= 3; rows++) {
+    const perRow = Math.ceil(n / rows);
+    cw = width / (1 + (perRow - 1) * visible);
+    if (cw >= 50) break;
+  }
+  hand.style.setProperty("--cw", `${Math.floor(Math.min(cw, 100) * 0.995)}px`);
+}
+
+function renderHint(tb) {
+  const show = againstComputer(tb) && !tb.outcome && tb.to_move !== null;
+  parts.hint.hidden = !show;
+  parts.hint.disabled = !canAct(tb) || tb.hint?.pending;
+  const h = tb.hint;
+  if (!show || !h || h.pending || h.event !== tb.event) {
+    put(parts.hintOut);
+    return;
+  }
+  const label = actionLabel(tb, h.action);
+  const values = Object.entries(h.values ?? {}).sort((a, b) => b[1] - a[1]).slice(0, 5);
+  put(parts.hintOut, el("p", {}, fill(t("Hint: {action}"), { action: label })),
+    h.reasoning ? el("p", { class: "note" }, h.reasoning) : null,
+    values.length ? el("p", { class: "note" }, values.flatMap(([a, x], i) => [i ? " · " : "",
+      actionLabel(tb, a), ` ${num(x.toFixed(2))}`])) : null);
+}
+
+/** An action as short nodes: a card, "take 3 cards", a suit, "rob, discarding 7♣". */
+function actionLabel(tb, action) {
+  if (isCard(action)) return cardText(action);
+  if (action.startsWith("rob ")) return fill(t("Rob, discarding {card}"), { card: cardText(action.slice(4)) });
+  return el("span", {}, wordLabel(tb, action));
+}
+
+function renderResult(tb) {
+  parts.result.hidden = !tb.outcome;
+  if (!tb.outcome) return;
+  const children = [el("p", { class: "outcome" }, outcomeNodes(tb.outcome, (s) => seatLabel(tb, s), tb.seat))];
+  if (tb.rematch?.by) {
+    children.push(el("p", {}, fill(t("{name} asks for a rematch."), { name: bdi(tb.rematch.by) })));
+  }
+  const buttons = el("div", { class: "inline" });
+  if (tb.seat !== null) {
+    buttons.append(el("button", { type: "button", class: "primary", testid: "rematch", onclick: () => ctx.rematch(tb) }, tb.rematch?.by ? t("Accept the rematch") : t("Rematch")));
+  }
+  if (tb.record_id !== null) {
+    buttons.append(el("a", { href: `/api/games/${encodeURIComponent(tb.record_id)}?download=1`,
+      download: `trumps-game-${tb.record_id}.json` }, t("Download the game record")));
+  }
+  children.push(buttons);
+  put(parts.result, ...children);
+}
+
+function logLine(tb, e) {
+  const name = e.seat === null || e.seat === undefined ? "" : seatLabel(tb, e.seat);
+  const who = bdi(name);
+  switch (e.kind) {
+    case "start": return [t("The game started.")];
+    case "action": {
+      const line = actionNodes(name, e.action);
+      if (e.by_bot && !tb.seats[e.seat]?.bot) line.push(" ", el("em", {}, t("(played by a bot)")));
+      return line;
+    }
+    case "resign": return fill(t("{name} resigned."), { name: who });
+    case "timeout": return fill(t("{name} ran out of time."), { name: who });
+    case "join": return fill(t("{name} sat down."), { name: who });
+    case "leave": return fill(t("{name} left."), { name: who });
+    case "takeover": return fill(t("A bot now plays for {name}."), { name: who });
+    case "return": return fill(t("{name} is back."), { name: who });
+    default: return [e.kind];
+  }
+}
+
+/** Append the items past the last one shown (rebuild only for another table), so that the
+ *  aria-live list announces new lines only. */
+function appendNew(list, tb, items, make) {
+  if (list.dataset.table !== tb.id) {
+    put(list);
+    Object.assign(list.dataset, { table: tb.id, last: "0" });
+  }
+  let last = Number(list.dataset.last);
+  for (const item of items) {
+    if (item.number > last) {
+      list.append(make(item));
+      last = item.number;
+    }
+  }
+  list.dataset.last = String(last);
+  while (list.childElementCount > LOG_MAX) list.firstElementChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+const renderLog = (tb) => appendNew(parts.log, tb, tb.log,
+  (e) => el("li", { class: e.by_bot ? "by-bot" : null }, logLine(tb, e)));
+
+const renderChat = (tb) => appendNew(parts.chat, tb, tb.chat, (c) => el("li", {},
+  el("strong", {}, bdi(c.name)), c.seat === null || c.seat === undefined ? [" (", t("watching"), ")"] : "", ": ", bdi(c.text)));
+
+/** Forget what the log and chat show (after a language change). */
+export function resetLists() {
+  for (const list of [parts?.log, parts?.chat]) if (list) delete list.dataset.table;
+}
+
+// ------------------------------------------------------------------ input
+
+function askHint() {
+  const tb = ctx.current();
+  if (!tb || !canAct(tb)) return;
+  if (ctx.send({ type: "hint", table_id: tb.id })) {
+    tb.hint = { pending: true, event: tb.event };
+    renderTable(tb);
+  }
+}
+
+function resign() {
+  const tb = ctx.current();
+  if (tb && window.confirm(t("Resign this game?"))) ctx.send({ type: "resign", table_id: tb.id });
+}
+
+async function copyInvite() {
+  try {
+    await navigator.clipboard.writeText(parts.invite.value);
+    ctx.status(t("Invite link copied."), "info");
+  } catch {
+    parts.invite.select(); // no clipboard permission: leave it selected for Ctrl+C
+    ctx.status(t("Press Ctrl+C to copy the selected link."), "info");
+  }
+}
+
+/** Arrow keys move focus across the hand (laid left to right in every language), Home/End jump;
+ *  Enter and Space press the focused card (a button does that by itself). */
+function onHandKey(e) {
+  const cards = [...parts.hand.querySelectorAll("button.hcard")];
+  const i = cards.indexOf(document.activeElement);
+  if (i < 0) return;
+  const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowUp: -1, ArrowDown: 1 };
+  let next = null;
+  if (e.key in moves) next = (i + moves[e.key] + cards.length) % cards.length;
+  else if (e.key === "Home") next = 0;
+  else if (e.key === "End") next = cards.length - 1;
+  if (next === null) return;
+  e.preventDefault();
+  for (const [k, c] of cards.entries()) c.tabIndex = k === next ? 0 : -1;
+  cards[next].focus();
+}
+
+/** Number keys 1–9 play the n-th legal action (the small numbers on the buttons). */
+export function onTableKey(e, tb) {
+  if (!/^[1-9]$/.test(e.key) && !/^[۱-۹]$/.test(e.key)) return false;
+  const n = /^[1-9]$/.test(e.key) ? Number(e.key) : "۰۱۲۳۴۵۶۷۸۹".indexOf(e.key);
+  const action = tb.legal[n - 1];
+  if (!action || !canAct(tb)) return false;
+  ctx.play(tb, action);
+  return true;
+}
+
+/** The clocks count down locally between server updates. */
+function tick() {
+  const tb = ctx?.current();
+  if (!tb || !parts || parts.turn.offsetParent === null) return;
+  for (const span of document.querySelectorAll("#table .clock[data-seat]")) {
+    const left = clockLeft(tb, Number(span.dataset.seat));
+    if (left === null) continue;
+    span.textContent = formatClock(left);
+    span.classList.toggle("low", left < 10);
+  }
+}
