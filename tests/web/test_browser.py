@@ -73,9 +73,13 @@ async def open_page(
     locale: str = "en-GB",
     phone: bool = False,
     name: str | None = None,
+    still: bool = False,
 ) -> tuple[BrowserContext, Page]:
-    """A new browser profile at ``url``; ``name`` as if the player had saved it before."""
+    """A new browser profile at ``url``; ``name`` as if the player had saved it before;
+    ``still`` asks for reduced motion (steady screenshots, and that path tested too)."""
     options: dict[str, object] = {"locale": locale}
+    if still:
+        options["reduced_motion"] = "reduce"
     if phone:
         options.update(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     context = await browser.new_context(**options)  # type: ignore[arg-type]
@@ -223,7 +227,7 @@ def test_each_language_lobby_and_table(server: ServerProc, lang: str, locale: st
     strings and Persian digits; screenshots of the lobby and a table in each language."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale=locale)
+        ctx, page = await open_page(browser, server.http + "/", locale=locale, still=True)
         html = page.locator("html")
         await expect(html).to_have_attribute("lang", lang)
         await expect(html).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
