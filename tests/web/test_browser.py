@@ -264,3 +264,39 @@ async def english_lobby_text(browser: Browser, server: ServerProc) -> str:
     text = await page.get_by_test_id("lobby").inner_text()
     await ctx.close()
     return text
+
+
+def test_keyboard_only_play_with_card_names_for_screen_readers(server: ServerProc) -> None:
+    """Accessibility: every card has a spoken name, and a whole turn is played with the
+    keyboard alone (Tab into the hand, arrows along it, Enter on a legal card)."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", still=True, name="Kim")
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("2")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").press("Enter")
+        await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+        cards = page.get_by_test_id("hand").locator("[data-testid^='card-']")
+        for i in range(await cards.count()):
+            code = (await cards.nth(i).get_attribute("data-testid") or "")[5:]
+            label = await cards.nth(i).get_attribute("aria-label") or ""
+            ranks = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten"}
+            suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+            assert suits[code[1]] in label.lower(), (code, label)
+            if code[0] in ranks:
+                assert ranks[code[0]] in label.lower(), (code, label)
+        first_legal = page.locator("[data-testid='hand'] [data-legal='true']").first
+        await first_legal.focus()
+        await page.keyboard.press("ArrowRight")
+        await page.keyboard.press("ArrowLeft")  # back on the first legal card
+        focused = await page.evaluate("document.activeElement.dataset.testid")
+        assert focused == await first_legal.get_attribute("data-testid")
+        before = await page.get_by_test_id("table").get_attribute("data-event")
+        await page.keyboard.press("Enter")
+        await expect(page.get_by_test_id("table")).not_to_have_attribute("data-event", before or "")
+        log = page.get_by_test_id("log")
+        await expect(log).to_contain_text("Kim")
+        await ctx.close()
+
+    run(body)
