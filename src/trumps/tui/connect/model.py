@@ -1,0 +1,351 @@
+"""What the terminal client knows about the server: its tables, the lobby, its identity.
+
+Pure state, no I/O: ``ClientState.apply(msg)`` folds one server message (a JSON dict, see
+docs/protocol.md) into the state and returns what changed, plus the requests the client
+must send because of it (a ``resync`` after an event gap or a stale action).  Messages the
+client does not know are ignored, so a newer server does not break an older client.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+Msg = dict[str, Any]
+
+FEED_MAX = 500  # lines of log and chat a table keeps
+
+
+@dataclass
+class FeedItem:
+    """One line of a table's log: an event, a chat line or a note (error, hint, result)."""
+
+    kind: str  # "event", "chat" or "note"
+    data: Msg
+    style: str = ""
+
+
+@dataclass
+class TableModel:
+    """One table as this client sees it."""
+
+    table_id: str
+    game: str = "kozyri"
+    rules: Msg = field(default_factory=dict)
+    seats: list[Msg] = field(default_factory=list)
+    seat: int | None = None
+    event: int = 0
+    view: Msg = field(default_factory=dict)
+    legal: list[str] = field(default_factory=list)
+    to_move: int | None = None
+    clocks: list[float | None] | None = None
+    clock_at: float = 0.0
+    private: bool = False
+    time_control: Msg | None = None
+    outcome: Msg | None = None
+    record_id: int | None = None
+    feed: list[FeedItem] = field(default_factory=list)
+    feed_base: int = 0  # how many feed items were dropped from the front (FEED_MAX)
+    logged: int = 0  # the highest event number in the feed
+    sent: bool = False  # an action is on its way
+    resyncing: bool = False  # a resync is on its way; events wait for its snapshot
+    hint: Msg | None = None  # the last hint, with the event number it answers
+    rematch: Msg | None = None  # a rematch offer: {"new_table_id", "by"}
+    left: bool = False  # we left or stopped watching
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self.seats) or len(self.view.get("hands", []))
+
+    @property
+    def started(self) -> bool:
+        return self.to_move is not None or self.outcome is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return (
+            self.seat is not None
+            and self.outcome is None
+            and self.to_move == self.seat
+            and bool(self.legal)
+        )
+
+    @property
+    def can_act(self) -> bool:
+        return self.my_turn and not self.sent and not self.resyncing
+
+    def name_of(self, seat: int | None) -> str:
+        """A seat's display name: the person's name as given, a bot's level, or ``open``."""
+        if seat is None:
+            return "a spectator"
+        info = self.seats[seat] if 0 <= seat < len(self.seats) else {}
+        if info.get("name"):
+            return str(info["name"])
+        if info.get("bot"):
+            return f"{info['bot']} bot"
+        return f"seat {seat} (open)"
+
+    def clock_left(self, seat: int, now: float | None = None) -> float | None:
+        """Seconds on ``seat``'s clock, counting down locally for the seat to move."""
+        if self.clocks is None or not 0 <= seat < len(self.clocks):
+            return None
+        base = self.clocks[seat]
+        if base is None:
+            return None
+        if seat == self.to_move and self.outcome is None:
+            now = time.monotonic() if now is None else now
+            return max(0.0, base - (now - self.clock_at))
+        return base
+
+    def hand_count(self, seat: int) -> int | None:
+        hands = self.view.get("hands")
+        if not isinstance(hands, list) or not 0 <= seat < len(hands):
+            return None
+        h = hands[seat]
+        return int(h["count"]) if isinstance(h, dict) else len(h)
+
+    # -- changing --------------------------------------------------------------------------
+    def add(self, item: FeedItem) -> None:
+        self.feed.append(item)
+        if len(self.feed) > FEED_MAX:
+            drop = len(self.feed) - FEED_MAX
+            del self.feed[:drop]
+            self.feed_base += drop
+
+    def note(self, text: str, style: str = "") -> None:
+        self.add(FeedItem("note", {"text": text}, style))
+
+    def _set_clocks(self, clocks: list[float | None] | None) -> None:
+        self.clocks = list(clocks) if isinstance(clocks, list) else None
+        self.clock_at = time.monotonic()
+
+    def apply_state(self, m: Msg) -> None:
+        """A snapshot replaces everything; its log fills in the events we had not seen."""
+        self.game = str(m.get("game", self.game))
+        self.rules = dict(m.get("rules") or {})
+        self.seats = [dict(s) for s in m.get("seats", [])]
+        self.seat = m.get("seat")
+        self.event = int(m.get("event", 0))
+        self.view = dict(m.get("view") or {})
+        self.legal = list(m.get("legal") or [])
+        self.to_move = m.get("to_move")
+        self._set_clocks(m.get("clocks"))
+        self.private = bool(m.get("private", False))
+        self.time_control = m.get("time_control")
+        self.outcome = m.get("outcome")
+        self.record_id = m.get("record_id")
+        self.sent = False
+        self.resyncing = False
+        self.left = False
+        for entry in m.get("log") or []:
+            if int(entry.get("number", 0)) > self.logged:
+                self.add(FeedItem("event", dict(entry)))
+                self.logged = int(entry["number"])
+        self.logged = max(self.logged, self.event)
+
+    def apply_event(self, m: Msg) -> bool:
+        """Apply an event; False when it does not follow the last one (resync needed)."""
+        number = int(m["number"])
+        if number <= self.event:
+            return True  # already in a snapshot
+        if number != self.event + 1 or self.resyncing:
+            return False
+        self.event = number
+        self.view = dict(m.get("view") or {})
+        self.legal = list(m.get("legal") or [])
+        self.to_move = m.get("to_move")
+        self._set_clocks(m.get("clocks"))
+        self.sent = False
+        if m.get("seats") is not None:
+            self.seats = [dict(s) for s in m["seats"]]
+        else:
+            seat = m.get("seat")
+            info = self.seats[seat] if isinstance(seat, int) and seat < len(self.seats) else None
+            if info is not None:
+                kind = m.get("kind")
+                if kind in ("join", "return"):
+                    info.update(connected=True, away=False)
+                elif kind == "leave":
+                    info["connected"] = False
+                elif kind == "takeover":
+                    info["away"] = True
+        entry = {k: m.get(k) for k in ("number", "kind", "seat", "action", "by_bot")}
+        self.add(FeedItem("event", entry))
+        self.logged = number
+        return True
+
+
+@dataclass
+class Change:
+    """What a message changed (for the screens) and what must be sent because of it."""
+
+    kind: str
+    table_id: str | None = None
+    new_table: bool = False
+    send: list[Msg] = field(default_factory=list)
+    text: str = ""
+
+
+@dataclass
+class ClientState:
+    """Everything the client knows; ``apply`` folds in one server message."""
+
+    player_id: str | None = None
+    name: str = ""
+    token: str | None = None
+    account: str | None = None
+    welcomed: bool = False
+    tables: dict[str, TableModel] = field(default_factory=dict)
+    lobby: list[Msg] = field(default_factory=list)
+    waiting: Msg | None = None  # a quick match waiting: {"game", "rules"}
+    errors: list[Msg] = field(default_factory=list)
+    resumed: list[str] = field(default_factory=list)  # tables the last welcome gave back
+    pending_join: str | None = None  # a table we asked to join (table_full: watch it)
+
+    def resync(self, t: TableModel) -> Msg | None:
+        """The resync request for ``t``, unless one is already on its way."""
+        if t.resyncing:
+            return None
+        t.resyncing = True
+        return {"type": "resync", "table_id": t.table_id, "last_event": t.event}
+
+    def apply(self, m: Msg) -> Change:
+        kind = str(m.get("type"))
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            return Change(kind)
+        change: Change = handler(m)
+        return change
+
+    def _on_welcome(self, m: Msg) -> Change:
+        self.player_id = str(m.get("player_id"))
+        self.name = str(m.get("name", self.name))
+        self.token = m.get("resume_token")
+        self.account = m.get("account")
+        self.welcomed = True
+        self.resumed = list(m.get("tables") or [])
+        send: list[Msg] = []
+        for t in self.tables.values():
+            # Seats given back come with a snapshot each; a table we watched (or a seat the
+            # server no longer holds for us) is watched again, unless it is over or left.
+            t.sent = False
+            t.resyncing = False
+            if t.table_id not in self.resumed and t.outcome is None and not t.left:
+                send.append({"type": "spectate", "table_id": t.table_id})
+        if self.waiting is not None:
+            send.append({"type": "quick_match", **self.waiting})
+        send.append({"type": "list_tables"})
+        return Change("welcome", send=send)
+
+    def _on_error(self, m: Msg) -> Change:
+        self.errors.append(m)
+        del self.errors[:-50]
+        table_id = m.get("table_id")
+        code = str(m.get("code"))
+        text = f"{code}: {m.get('message', '')}"
+        t = self.tables.get(table_id) if isinstance(table_id, str) else None
+        send: list[Msg] = []
+        if table_id is not None and table_id == self.pending_join:
+            self.pending_join = None
+            if code == "table_full":
+                send.append({"type": "spectate", "table_id": table_id})
+                text = "That table has no open seat: you are watching it."
+        if t is not None:
+            t.sent = False
+            t.resyncing = False
+            if code == "stale_event":
+                req = self.resync(t)
+                if req is not None:
+                    send.append(req)
+                text = "The table moved on before your move arrived; look again."
+            t.note(text, "bold red")
+        return Change("error", table_id if t is not None else None, send=send, text=text)
+
+    def _on_table_list(self, m: Msg) -> Change:
+        self.lobby = list(m.get("tables") or [])
+        return Change("table_list")
+
+    def _on_table_state(self, m: Msg) -> Change:
+        table_id = str(m["table_id"])
+        new = table_id not in self.tables or self.tables[table_id].left
+        t = self.tables.setdefault(table_id, TableModel(table_id))
+        t.apply_state(m)
+        if self.pending_join == table_id:
+            self.pending_join = None
+        if new:
+            self.waiting = None
+        return Change("table_state", table_id, new_table=new)
+
+    def _on_event(self, m: Msg) -> Change:
+        t = self.tables.get(str(m.get("table_id")))
+        if t is None or t.left:
+            return Change("event")
+        if not t.apply_event(m):
+            req = self.resync(t)
+            return Change("event", t.table_id, send=[req] if req else [])
+        return Change("event", t.table_id)
+
+    def _on_chat(self, m: Msg) -> Change:
+        t = self.tables.get(str(m.get("table_id")))
+        if t is None:
+            return Change("chat")
+        t.add(FeedItem("chat", dict(m)))
+        return Change("chat", t.table_id)
+
+    def _on_game_over(self, m: Msg) -> Change:
+        t = self.tables.get(str(m.get("table_id")))
+        if t is None:
+            return Change("game_over")
+        t.outcome = m.get("outcome")
+        t.record_id = m.get("record_id")
+        t.legal = []
+        t.sent = False
+        t.add(FeedItem("note", {"text": outcome_text(t)}, "bold"))
+        return Change("game_over", t.table_id)
+
+    def _on_waiting(self, m: Msg) -> Change:
+        self.waiting = {"game": m.get("game"), "rules": m.get("rules")}
+        return Change("waiting")
+
+    def _on_hint(self, m: Msg) -> Change:
+        t = self.tables.get(str(m.get("table_id")))
+        if t is None:
+            return Change("hint")
+        t.hint = {"event": t.event, **m}
+        reasoning = str(m.get("reasoning") or "").strip()
+        t.note(f"Hint: {m.get('action')}" + (f" — {reasoning}" if reasoning else ""), "cyan")
+        return Change("hint", t.table_id)
+
+    def _on_rematch(self, m: Msg) -> Change:
+        t = self.tables.get(str(m.get("table_id")))
+        if t is None:
+            return Change("rematch")
+        t.rematch = {"new_table_id": m.get("new_table_id"), "by": m.get("by")}
+        text = f"{m.get('by') or 'Someone'} started a rematch: press n to join it."
+        t.note(text, "bold cyan")
+        return Change("rematch", t.table_id, text=text)
+
+    def _on_pong(self, m: Msg) -> Change:
+        return Change("pong")
+
+
+def outcome_text(t: TableModel) -> str:
+    """The result in words, from the point of view of this client's seat."""
+    o = t.outcome
+    if not o:
+        return ""
+    reason = str(o.get("reason", "")).replace("_", " ")
+    if o.get("draw"):
+        return f"Game over: a draw ({reason})."
+    winners = [int(s) for s in o.get("winners", [])]
+    if t.seat is not None:
+        verdict = "you won" if t.seat in winners else "you lost"
+        names = ", ".join(t.name_of(s) for s in winners)
+        return f"Game over: {verdict} ({reason}); winner{'s' if len(winners) > 1 else ''}: {names}."
+    names = ", ".join(t.name_of(s) for s in winners)
+    return f"Game over: winner{'s' if len(winners) > 1 else ''}: {names} ({reason})."
+
+
+__all__ = ["Change", "ClientState", "FeedItem", "Msg", "TableModel", "outcome_text"]

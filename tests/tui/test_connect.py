@@ -1,0 +1,428 @@
+"""``trumps connect``: the Textual client against a real ``trumps serve`` process.
+
+The app is driven with ``App.run_test()`` and its pilot, by keys, as a person would: a game
+against the computer to the end (with a hint, a rematch, the history and a replay), a
+private table shared with a second (raw WebSocket) player, a dropped connection that comes
+back to the same seat, and a quick match.  Waits poll the app's state with
+``pilot.pause()`` under a deadline; nothing sleeps to synchronise.  Which legal action to
+play is the easy bot's pick from the app's own view, so games end in a few dozen moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Select, Static
+
+from trumps.ai import Limits, make_bot
+from trumps.tui.connect import ConnectApp
+from trumps.tui.connect.app import GameForm, HandBar, LobbyScreen, TableScreen
+from trumps.tui.connect.model import ClientState, FeedItem, TableModel
+from trumps.tui.connect.net import parse_invite, server_address
+from trumps.tui.connect.text import choices
+
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.e2e import Client as WsClient
+from server.e2e import ServerProc, connected
+
+TIMEOUT = 30.0  # seconds any one wait may take
+GAME_TIMEOUT = 120.0  # seconds a whole game may take (a few dozen moves, usually ~10 s)
+SIZE = (120, 40)
+
+Msg = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    work = tmp_path_factory.mktemp("connect")
+    proc = ServerProc(f"sqlite+aiosqlite:///{work / 'trumps.db'}", work, bot_time=0.02)
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+async def until(pilot: Pilot[None], pred: Callable[[], bool], what: str) -> None:
+    """Let the app run until ``pred()`` holds; fail after ``TIMEOUT`` seconds."""
+    deadline = time.monotonic() + TIMEOUT
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.01)
+
+
+def table(app: ConnectApp, table_id: str) -> TableModel:
+    return app.client.state.tables[table_id]
+
+
+def on_table(app: ConnectApp) -> str | None:
+    screen = app.screen
+    return screen.table_id if isinstance(screen, TableScreen) else None
+
+
+def choose(t: TableModel, rng: random.Random) -> int:
+    """Which of the shown choices to play: the easy bot's pick from the app's own view (a
+    sensible player ends a game against the random bot in a few dozen moves)."""
+    action = make_bot("easy", t.game).decide(t.view, list(t.legal), Limits(), rng).action
+    return choices(t).index(action)
+
+
+async def play_one(pilot: Pilot[None], app: ConnectApp, table_id: str, rng: random.Random) -> str:
+    """Play one legal action by keys: a number key (or arrows) to choose, Enter to play."""
+    t = table(app, table_id)
+    i = choose(t, rng)
+    action = choices(t)[i]
+    n = len(choices(t))
+    if i < 10:
+        keys = [str((i + 1) % 10)]
+    else:  # from the first choice, the short way round with the arrows
+        keys = ["1", *(["right"] * i if i <= n - i else ["left"] * (n - i))]
+    before = t.event
+    await pilot.press(*keys, "enter")
+    assert t.sent or t.event > before, "Enter did not send the chosen action"
+    return action
+
+
+async def play_to_end(
+    pilot: Pilot[None], app: ConnectApp, table_id: str, rng: random.Random
+) -> int:
+    """Play every turn of the app's seat by keys until the game is over; the moves made."""
+    moves = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while table(app, table_id).outcome is None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the game at {table_id} did not end")
+        t = table(app, table_id)
+        if t.can_act and on_table(app) == table_id:
+            await play_one(pilot, app, table_id, rng)
+            moves += 1
+        else:
+            await pilot.pause(0.01)
+    return moves
+
+
+def _played(t: TableModel, seat: int, action: str) -> list[FeedItem]:
+    """The log lines where ``seat`` played ``action`` itself (not a bot for it)."""
+    return [
+        i
+        for i in t.feed
+        if i.kind == "event"
+        and i.data.get("seat") == seat
+        and i.data.get("action") == action
+        and not i.data.get("by_bot")
+    ]
+
+
+def status_text(app: ConnectApp) -> str:
+    return str(app.screen.query_one("#status", Static).content)
+
+
+def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(body())
+
+
+# ---------------------------------------------------------------- small pure parts
+
+
+def test_addresses() -> None:
+    s = server_address("http://example.org:8000")
+    assert (s.ws_url, s.http_url, s.key) == (
+        "ws://example.org:8000/ws",
+        "http://example.org:8000",
+        "example.org_8000",
+    )
+    s = server_address("ws://127.0.0.1:9/ws")
+    assert (s.ws_url, s.http_url, s.key) == (
+        "ws://127.0.0.1:9/ws",
+        "http://127.0.0.1:9",
+        "127.0.0.1_9",
+    )
+    s = server_address("https://cards.example/trumps/?table=t-abc")
+    assert (s.ws_url, s.http_url, s.invite) == (
+        "wss://cards.example/trumps/ws",
+        "https://cards.example/trumps",
+        "t-abc",
+    )
+    assert server_address("localhost:8000").ws_url == "ws://localhost:8000/ws"
+    assert parse_invite("http://h:1/?table=t-x_Y") == "t-x_Y"
+    assert parse_invite(" t-42 ") == "t-42"
+    assert parse_invite("no such thing!") is None
+
+
+def test_event_gaps_and_stale_moves_ask_for_a_resync() -> None:
+    state = ClientState()
+    snapshot: Msg = {
+        "type": "table_state",
+        "table_id": "t-1",
+        "game": "kozyri",
+        "rules": {},
+        "seats": [{"seat": 0, "name": "Olena"}, {"seat": 1, "bot": "easy"}],
+        "seat": 0,
+        "event": 4,
+        "view": {"hands": [["AS"], {"count": 1, "known": []}]},
+        "legal": ["AS"],
+        "to_move": 0,
+        "log": [{"number": n, "kind": "action", "seat": 1, "action": "6C"} for n in (3, 4)],
+    }
+    assert state.apply(snapshot).new_table
+    t = state.tables["t-1"]
+    assert (t.event, t.logged, len(t.feed), t.can_act) == (4, 4, 2, True)
+    event: Msg = {"type": "event", "table_id": "t-1", "kind": "action", "seat": 0}
+    event |= {"action": "AS", "view": {}, "legal": [], "to_move": 1}
+    assert state.apply({**event, "number": 5}).send == []
+    assert state.apply({**event, "number": 5}).send == []  # a repeat changes nothing
+    gap = state.apply({**event, "number": 7})
+    assert gap.send == [{"type": "resync", "table_id": "t-1", "last_event": 5}]
+    assert state.apply({**event, "number": 8}).send == []  # one resync is on its way
+    assert t.event == 5 and t.resyncing
+    state.apply({**snapshot, "event": 8, "log": []})
+    assert t.event == 8 and not t.resyncing
+    stale = state.apply(
+        {"type": "error", "code": "stale_event", "message": "moved on", "table_id": "t-1"}
+    )
+    assert stale.send == [{"type": "resync", "table_id": "t-1", "last_event": 8}]
+    assert state.apply({"type": "something_new"}).kind == "something_new"
+
+
+# ---------------------------------------------------------------- against a server
+
+
+def test_play_the_computer_to_the_end(server: ServerProc, tmp_path: Path) -> None:
+    """Kozyri against the random bot: every turn played by keys, the result shown, and the
+    game then in the history with a replay."""
+
+    async def body() -> None:
+        app = ConnectApp(server.http, name="Olena", token_file=tmp_path / "client.json")
+        rng = random.Random(1)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.client.state.welcomed, "the welcome")
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+            await pilot.click("#level")
+            await pilot.press(*"random", "enter")
+            assert app.screen.query_one("#level", Select).value == "random"
+            await pilot.click("#ok")
+            await until(pilot, lambda: on_table(app) is not None, "the table screen")
+            table_id = on_table(app)
+            assert table_id is not None
+            t = table(app, table_id)
+            assert t.seat == 0 and t.seats[1].get("bot") == "random"
+            # A hint (games against the computer only) moves the cursor to its action.
+            await until(pilot, lambda: t.can_act, "my first turn")
+            await pilot.press("h")
+            await until(pilot, lambda: t.hint is not None, "the hint")
+            assert t.hint is not None
+            hinted = str(t.hint["action"])
+            assert choices(t)[app.screen.query_one("#hand", HandBar).cursor] == hinted
+            await pilot.press("enter")
+            await until(pilot, lambda: any(_played(t, 0, hinted)), "the hinted move")
+            moves = await play_to_end(pilot, app, table_id, rng)
+            assert moves > 0
+            await pilot.pause()
+            assert "Game over" in status_text(app)
+            assert t.record_id is not None
+            # A rematch: a new table, same seat, same bot; resigned at once (with a confirm).
+            await pilot.press("n")
+            await until(pilot, lambda: on_table(app) not in (None, table_id), "the rematch")
+            again = table(app, str(on_table(app)))
+            assert again.seat == 0 and again.seats[1].get("bot") == "random"
+            await until(pilot, lambda: again.started, "the rematch to start")
+            await pilot.press("r", "y")
+            await until(pilot, lambda: again.outcome is not None, "the resignation")
+            assert again.outcome is not None and again.outcome["reason"] == "resigned"
+            assert again.outcome["losers"] == [0]
+            await pilot.press("b")
+            # The history lists both; Enter on the first game opens its replay, End steps to
+            # its last move.
+            assert isinstance(app.screen, LobbyScreen)
+            await pilot.press("h")
+            await until(
+                pilot,
+                lambda: "2 games" in str(app.screen.query_one("#history-status", Static).content),
+                "the history",
+            )
+            await pilot.press("down", "enter")
+            await until(
+                pilot,
+                lambda: "move 0/" in str(app.screen.query_one("#replay-head", Static).content),
+                "the replay",
+            )
+            await pilot.press("end")
+            head = str(app.screen.query_one("#replay-head", Static).content)
+            assert re.search(r"move (\d+)/\1", head), head
+        stored = json.loads((tmp_path / "client.json").read_text())
+        assert stored["name"] == "Olena" and stored["resume_token"]
+
+    run(body)
+
+
+async def raw_player(c: WsClient, table_id: str, rng: random.Random) -> Msg:
+    """Play every turn of ``c`` at ``table_id`` (as the easy bot would) until the game ends;
+    the game_over message."""
+    bot = make_bot("easy", "kozyri")
+    while True:
+        m = await c.recv()
+        if m.get("table_id") != table_id:
+            continue
+        if m["type"] == "game_over":
+            return m
+        if m["type"] == "error" and m["code"] == "stale_event":
+            await c.send({"type": "resync", "table_id": table_id, "last_event": c.last[table_id]})
+        if m["type"] in ("table_state", "event") and m["legal"]:
+            action = bot.decide(m["view"], m["legal"], Limits(), rng).action
+            await c.act(table_id, action, c.last[table_id])
+
+
+def test_private_table_with_a_second_player(server: ServerProc, tmp_path: Path) -> None:
+    """The app creates a private table and shows its invite id; a raw WebSocket client joins
+    by that id; both play (the app by keys) until the result."""
+
+    async def body() -> None:
+        app = ConnectApp(server.http, name="Olena", token_file=tmp_path / "client.json")
+        rng = random.Random(2)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.client.state.welcomed, "the welcome")
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+            await pilot.click("#private")
+            await pilot.click("#ok")
+            await until(pilot, lambda: on_table(app) is not None, "the table screen")
+            await pilot.pause()
+            shown = str(app.screen.query_one("#invite", Static).content)
+            found = re.search(r"Invite id: (\S+)", shown)
+            assert found, shown
+            table_id = found.group(1)
+            assert f"?table={table_id}" in shown
+            assert "Waiting for 1 more player" in status_text(app)
+            assert table_id not in [s["table_id"] for s in app.client.state.lobby]
+
+            taras = await connected(server.ws, "Taras")
+            try:
+                await taras.send({"type": "join_table", "table_id": table_id})
+                other = asyncio.create_task(raw_player(taras, table_id, random.Random(3)))
+                await until(pilot, lambda: table(app, table_id).started, "the start")
+                assert table(app, table_id).name_of(1) == "Taras"
+                await play_to_end(pilot, app, table_id, rng)
+                over = await asyncio.wait_for(other, TIMEOUT)
+                assert over["outcome"] == table(app, table_id).outcome
+                await pilot.pause()
+                assert "Game over" in status_text(app)
+                # Taras asks for a rematch: the app hears the offer, n sits down at it.
+                await taras.send({"type": "rematch", "table_id": table_id})
+                await until(pilot, lambda: table(app, table_id).rematch is not None, "the offer")
+                assert "Taras started a rematch" in status_text(app)
+                await pilot.press("n")
+                await until(pilot, lambda: on_table(app) not in (None, table_id), "the rematch")
+                again = table(app, str(on_table(app)))
+                assert again.private and again.seat == 0 and again.name_of(1) == "Taras"
+                await until(pilot, lambda: again.started, "the rematch to start")
+                await pilot.press("r", "y")
+                await until(pilot, lambda: again.outcome is not None, "the resignation")
+            finally:
+                await taras.close()
+
+    run(body)
+
+
+def test_reconnect_gets_the_seat_back(server: ServerProc, tmp_path: Path) -> None:
+    """The socket drops mid-game; the app reconnects with its resume token, sits in the same
+    seat again, and plays on."""
+
+    async def body() -> None:
+        app = ConnectApp(server.http, name="Olena", token_file=tmp_path / "client.json")
+        rng = random.Random(4)
+        async with app.run_test(size=SIZE) as pilot:
+            state = app.client.state
+            await until(pilot, lambda: state.welcomed, "the welcome")
+            player = state.player_id
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+            await pilot.click("#ok")
+            await until(pilot, lambda: on_table(app) is not None, "the table screen")
+            table_id = on_table(app)
+            assert table_id is not None
+            t = table(app, table_id)
+            for _ in range(2):
+                await until(pilot, lambda: t.can_act or t.outcome is not None, "my turn")
+                if t.outcome is None:
+                    await play_one(pilot, app, table_id, rng)
+            await until(pilot, lambda: not t.sent, "the move to land")
+            seat, connects, dropped_at = t.seat, app.client.connects, t.event
+            assert seat is not None
+
+            ws = app.client.ws
+            assert ws is not None
+            ws.transport.abort()  # the connection is lost
+            await until(pilot, lambda: app.client.connects > connects, "the reconnect")
+            assert state.player_id == player
+            assert table_id in state.resumed
+            await until(
+                pilot,
+                lambda: any(
+                    i.kind == "event"
+                    and i.data["kind"] in ("join", "return")
+                    and i.data["seat"] == seat
+                    and i.data["number"] > dropped_at
+                    for i in t.feed
+                ),
+                "the seat back",
+            )
+            assert t.seat == seat and t.seats[seat]["connected"]
+            assert on_table(app) == table_id
+            # It plays on from the same seat, then resigns.
+            for _ in range(2):
+                await until(pilot, lambda: t.can_act or t.outcome is not None, "my turn")
+                if t.outcome is None:
+                    action = await play_one(pilot, app, table_id, rng)
+                    await until(pilot, lambda: not t.sent, "the move to land")
+                    assert t.outcome is not None or _played(t, seat, action)
+            if t.outcome is None:
+                await pilot.press("r", "y")
+                await until(pilot, lambda: t.outcome is not None, "the end")
+            assert t.seat == seat
+
+    run(body)
+
+
+def test_quick_match_pairs_with_the_next_player(server: ServerProc, tmp_path: Path) -> None:
+    """m asks for a quick match and shows the wait; the next person asking for the same game
+    and rules is paired with the app, whose table opens."""
+
+    async def body() -> None:
+        app = ConnectApp(server.http, name="Olena", token_file=tmp_path / "client.json")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.client.state.welcomed, "the welcome")
+            await pilot.press("m")
+            await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+            await pilot.click("#ok")
+            await until(pilot, lambda: app.client.state.waiting is not None, "the wait")
+            assert "waiting for another player" in str(
+                app.screen.query_one("#waiting", Static).content
+            )
+            taras = await connected(server.ws, "Taras")
+            try:
+                await taras.send({"type": "quick_match", "game": "kozyri", "rules": "seed"})
+                await until(pilot, lambda: on_table(app) is not None, "the table")
+                t = table(app, str(on_table(app)))
+                assert app.client.state.waiting is None
+                await until(pilot, lambda: t.started, "the start")
+                assert {t.name_of(0), t.name_of(1)} == {"Olena", "Taras"}
+                await pilot.press("r", "y")
+                await until(pilot, lambda: t.outcome is not None, "the resignation")
+            finally:
+                await taras.close()
+
+    run(body)
