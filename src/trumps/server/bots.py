@@ -14,18 +14,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import random
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from trumps.ai import Bot, Decision, Limits, make_bot
 
 __all__ = ["BotRequest", "BotRunner", "decide"]
+
+log = logging.getLogger(__name__)
 
 _local = threading.local()  # bots per worker thread or process: no state between moves
 
@@ -77,14 +81,15 @@ class BotRunner:
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
-        self._executor: Executor | None = None
-        if workers > 0:
-            self._executor = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_server,
-                initargs=(os.getpid(),),
-            )
+        self._executor: Executor | None = self._pool() if workers > 0 else None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_server,
+            initargs=(os.getpid(),),
+        )
 
     async def start(self) -> None:
         """Start the worker processes now rather than on the first bot move."""
@@ -96,9 +101,25 @@ class BotRunner:
 
     async def decide(self, request: BotRequest) -> Decision:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, decide, request)
+        executor = self._executor
+        try:
+            return await loop.run_in_executor(executor, decide, request)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): a new pool, and this move again.
+            log.warning("a bot worker process died; starting new ones")
+            if self._executor is executor:
+                self.close()
+                self._executor = self._pool()
+            return await loop.run_in_executor(self._executor, decide, request)
 
     def close(self) -> None:
         if self._executor is not None:
             with contextlib.suppress(Exception):
                 self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes now running (for tests and diagnostics)."""
+        if not isinstance(self._executor, ProcessPoolExecutor):
+            return []
+        processes = getattr(self._executor, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.pid is not None]
