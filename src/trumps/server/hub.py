@@ -22,14 +22,14 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
 
 from trumps.errors import TrumpsError
-from trumps.games import new_game
+from trumps.games import Game, new_game
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken, Tokens
 from trumps.server.bots import BotRunner
@@ -372,9 +372,27 @@ class Hub:
             takeover=msg.takeover,
             private=msg.private,
         )
-        table_id = "t-" + secrets.token_urlsafe(9)
+        rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
+        table = self._open(conn, game, levels, config, rules_name)
+        if any(level is None for level in levels):
+            table.submit(Join(conn, name=conn.name, player=conn.player))
+        else:  # a table of bots: the creator watches it play
+            table.submit(Join(conn, spectate=True))
+            table.start()
+        self._lobby_changed()
+        return table
+
+    def _open(
+        self,
+        conn: Connection,
+        game: Game,
+        levels: Sequence[str | None],
+        config: TableConfig,
+        rules_name: str | dict[str, Any] | None,
+    ) -> Table:
+        """A new live table created by ``conn``'s player, its task running."""
         table = Table(
-            table_id,
+            "t-" + secrets.token_urlsafe(9),  # an invite link: not guessable
             game,
             levels,
             config=config,
@@ -382,16 +400,9 @@ class Hub:
             runner=self.runner,
             bot_time=self.options.bot_time,
         )
-        rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
-        self.tables[table_id] = _Live(table, rules_name=rules_name, creator=conn.player)
+        self.tables[table.table_id] = _Live(table, rules_name=rules_name, creator=conn.player)
         table.launch()
-        conn.tables.add(table_id)
-        if any(level is None for level in levels):
-            table.submit(Join(conn, name=conn.name, player=conn.player))
-        else:  # a table of bots: the creator watches it play
-            table.submit(Join(conn, spectate=True))
-            table.start()
-        self._lobby_changed()
+        conn.tables.add(table.table_id)
         return table
 
     def _quick_match(self, conn: Connection, msg: QuickMatch) -> None:
@@ -477,21 +488,9 @@ class Hub:
         game = new_game(
             old.game.game_id, players=old.game.players, rules=old.game.rules, seed=self._new_seed()
         )
-        table_id = "t-" + secrets.token_urlsafe(9)
         config = TableConfig.from_json(old.config.to_json())
-        table = Table(
-            table_id,
-            game,
-            old.levels,
-            config=config,
-            listener=self,
-            runner=self.runner,
-            bot_time=self.options.bot_time,
-        )
-        self.tables[table_id] = _Live(table, rules_name=live.rules_name, creator=conn.player)
-        live.rematch = table_id
-        table.launch()
-        conn.tables.add(table_id)
+        table = self._open(conn, game, old.levels, config, live.rules_name)
+        table_id = live.rematch = table.table_id
         table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
         others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}
         offer = Rematch(table_id=old.table_id, new_table_id=table_id, by=conn.name)

@@ -61,6 +61,7 @@ __all__ = [
     "BotMove",
     "Chat",
     "Command",
+    "ConnCommand",
     "Disconnect",
     "GraceOver",
     "HintCmd",
@@ -148,12 +149,18 @@ class TableConfig:
 
 
 @dataclass(frozen=True)
-class Join:
+class ConnCommand:
+    """A request of one connection, answered (or refused) to that connection."""
+
+    conn: Outbox
+
+
+@dataclass(frozen=True)
+class Join(ConnCommand):
     """Subscribe ``conn``: sit in ``seat`` (a person's seat; None = any open one, or the one
     ``player`` already owns), or spectate when ``spectate``.  ``player`` identifies the person
     across connections; without it the connection itself is the owner."""
 
-    conn: Outbox
     seat: int | None = None
     name: str | None = None
     player: int | None = None
@@ -166,56 +173,44 @@ class Join:
 
 
 @dataclass(frozen=True)
-class Leave:
+class Leave(ConnCommand):
     """``conn`` leaves on purpose: its seat opens (a running game goes on with a bot)."""
 
-    conn: Outbox
-
 
 @dataclass(frozen=True)
-class Disconnect:
+class Disconnect(ConnCommand):
     """``conn`` is gone without leaving: its seat waits ``grace`` seconds for the owner."""
 
-    conn: Outbox
-
 
 @dataclass(frozen=True)
-class Act:
+class Act(ConnCommand):
     """``conn`` plays ``action``; ``expected`` is the last event number it has seen."""
 
-    conn: Outbox
     action: str
     expected: int
 
 
 @dataclass(frozen=True)
-class ResignCmd:
+class ResignCmd(ConnCommand):
     """``conn`` resigns for its seat."""
 
-    conn: Outbox
-
 
 @dataclass(frozen=True)
-class ResyncCmd:
+class ResyncCmd(ConnCommand):
     """``conn`` asks for a fresh snapshot."""
 
-    conn: Outbox
-
 
 @dataclass(frozen=True)
-class Chat:
+class Chat(ConnCommand):
     """``conn`` says ``text`` (already cleaned) as ``name``."""
 
-    conn: Outbox
     name: str
     text: str
 
 
 @dataclass(frozen=True)
-class HintCmd:
+class HintCmd(ConnCommand):
     """``conn`` asks what the strongest bot would play for its seat."""
-
-    conn: Outbox
 
 
 @dataclass(frozen=True)
@@ -495,9 +490,10 @@ class Table:
                     self._maybe_start()
                 except Exception:
                     log.exception("table %s failed on %r", self.table_id, command)
-                    conn = getattr(command, "conn", None)
-                    if conn is not None:
-                        self._error(conn, "internal_error", "the server failed on this request")
+                    if isinstance(command, ConnCommand):
+                        self._error(
+                            command.conn, "internal_error", "the server failed on this request"
+                        )
                 if self._final is not None and self.record_id is None and self.listener:
                     await self._finish()
                 self._maybe_bot()
