@@ -8,8 +8,8 @@ import os
 from setuptools import setup
 
 CORES = [
-    "src/trumps/games/_kozyri_core.py",
-    "src/trumps/games/_twentyfive_core.py",
+    "src/trumps/games/kozyri/_core.py",
+    "src/trumps/games/twentyfive/_core.py",
     "src/trumps/ai/_ismcts.py",
     "src/trumps/ai/_kozyri_search.py",
 ]

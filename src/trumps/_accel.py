@@ -19,8 +19,8 @@ from importlib.abc import MetaPathFinder
 from types import ModuleType
 
 COMPILED = (
-    "trumps.games._kozyri_core",
-    "trumps.games._twentyfive_core",
+    "trumps.games.kozyri._core",
+    "trumps.games.twentyfive._core",
     "trumps.ai._ismcts",
     "trumps.ai._kozyri_search",
 )

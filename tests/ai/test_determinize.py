@@ -18,8 +18,8 @@ import pytest
 import trumps
 from trumps.ai.determinize import Determinizer
 from trumps.cards import JOKER, card_str, cards_of, parse_card, parse_suit
-from trumps.games._kozyri_core import KozyriCore
-from trumps.games._twentyfive_core import PLAIN_MASKS, TRUMP_MASKS, TwentyFiveCore
+from trumps.games.kozyri._core import KozyriCore
+from trumps.games.twentyfive._core import PLAIN_MASKS, TRUMP_MASKS, TwentyFiveCore
 
 TWENTYFIVE_SETUPS: list[tuple[int, dict[str, object]]] = [
     (2, {}),

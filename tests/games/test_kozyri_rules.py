@@ -12,7 +12,7 @@ import pytest
 
 import trumps
 from trumps.cards import TAKE, TRUMP, action_str, mask_of, parse_card
-from trumps.games._kozyri_core import BEAT, KozyriCore, beats, take_count
+from trumps.games.kozyri._core import BEAT, KozyriCore, beats, take_count
 from trumps.games.base import below, deal_rng, shuffled
 from trumps.games.kozyri import Kozyri
 

@@ -10,7 +10,7 @@ import pytest
 import trumps
 from trumps.cards import JOKER, card_str, parse_card
 from trumps.errors import IllegalAction, InvalidRules
-from trumps.games._twentyfive_core import PVAL, TVAL, shuffle_pack
+from trumps.games.twentyfive._core import PVAL, TVAL, shuffle_pack
 from trumps.games.base import below, deal_rng, shuffled
 from trumps.games.twentyfive import TwentyFive
 

@@ -29,8 +29,8 @@ import time
 from random import Random
 from typing import Final
 
-from trumps.games._kozyri_core import TAKE, KozyriCore
-from trumps.games._twentyfive_core import ROB, ROB_OFF, TwentyFiveCore
+from trumps.games.kozyri._core import TAKE, KozyriCore
+from trumps.games.twentyfive._core import ROB, ROB_OFF, TwentyFiveCore
 
 RETRIES: Final = 40
 # Twenty-Five inference: draws per determinization before taking the last one.

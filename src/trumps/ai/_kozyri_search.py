@@ -37,7 +37,7 @@ from __future__ import annotations
 from time import perf_counter
 from typing import Final
 
-from trumps.games._kozyri_core import BEAT, RUNNING, TAKE, KozyriCore, take_count
+from trumps.games.kozyri._core import BEAT, RUNNING, TAKE, KozyriCore, take_count
 
 WIN: Final = 1_000_000
 WIN_MIN: Final = WIN - 100_000  # |score| ≥ WIN_MIN: a proven win or loss

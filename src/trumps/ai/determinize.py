@@ -41,8 +41,8 @@ from trumps.ai._ismcts import (
 from trumps.ai.views import game_from_view, position_from_view, unseen_cards
 from trumps.cards import JOKER, card_str, mask_of, parse_card, parse_suit
 from trumps.games import Game
-from trumps.games._kozyri_core import KozyriCore
-from trumps.games._twentyfive_core import (
+from trumps.games.kozyri._core import KozyriCore
+from trumps.games.twentyfive._core import (
     ABOVE,
     ACE_OF_HEARTS,
     PLAIN_MASKS,

@@ -21,7 +21,7 @@ from trumps.ai.base import Bot, Decision, Limits
 from trumps.ai.views import game_from_view
 from trumps.cards import action_str, parse_card
 from trumps.games import Game, from_json
-from trumps.games._kozyri_core import KozyriCore
+from trumps.games.kozyri._core import KozyriCore
 
 
 class SolveError(ValueError):

@@ -1,371 +1,49 @@
-"""Twenty-Five, Ireland's national card game (RULES.md §2): the public, checked game.
-
-The rules live in the fast core ``_twentyfive_core``; this module is the string and JSON
-surface: rule options and presets, positions (SPEC §4) with validation, and views
-(SPEC §6).
-
-Position keys beyond SPEC §4 (needed to round-trip):
-
-- ``joker_discard``: null, or the card the dealer put face down after taking a turned-up
-  joker (F17a).  While that discard is still owed, ``turnup`` is ``"JK"``, ``trump`` is
-  null, ``to_move`` is the dealer (who holds the joker) and the legal actions are
-  ``rob XX`` for each other card of the dealer's hand: the ``rob`` action string serves
-  this discard too.  Then ``stock[0]`` is the card that will be turned up next (the rest of
-  ``stock`` is sorted; on input without ``stock`` the lowest unlisted card is next).
-
-Interpretations (RULES.md leaves them open):
-
-- The joker is a trump between the J and the A♥ (F2) and, for reneging (F14), is
-  privileged like the top three (with ``renege_cards = top3``; never with ``five_only``).
-- A rob (F9, F10) is possible only while the seat to move has played no card this hand
-  (so only in trick 1) and only once per hand; the discard is taken from the hand before
-  the turn-up joins it, so the turn-up itself cannot be discarded.  With ``rob =
-  mandatory`` the seat that may rob has only ``rob`` actions at that turn.
-- ``plus10`` (F17) is added when the hand's five tricks are finished; when the game has
-  already ended at once on reaching the target, the hand is not finished and no bonus is
-  added.  ``wins_game`` ends the game with reason ``target``.
-- A composed position may hold fewer than five cards a seat: every seat must have held the
-  same number this hand (at most five), counting the cards it played.
-- Views: the dealer's ``known`` holds the turned-up joker while still held (it was seen
-  going there); ``joker_discard`` is null in every other seat's view.
-"""
+"""Twenty-Five positions (SPEC §4): parsing and checking a position dict into a core."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from trumps.cards import JOKER, SUITS, card_str, cards_of, mask_of
 from trumps.errors import InvalidPosition, InvalidRules
-from trumps.games._twentyfive_core import (
-    BONUS_NONE,
-    BONUS_PLUS10,
-    BONUS_WINS_GAME,
-    PLAIN_MASKS,
-    RANK_AS_WRITTEN,
-    RANK_CLASSIC,
-    RENEGE_FIVE_ONLY,
-    RENEGE_NONE,
-    RENEGE_TOP3,
-    ROB_MANDATORY,
-    ROB_OFF,
-    ROB_OPTIONAL,
-    Config,
-    TwentyFiveCore,
-)
-from trumps.games.base import Game, Option, Outcome, Preset, resolve_rules, rules_from_json
+from trumps.games.base import Outcome, rules_from_json
 from trumps.games.position import Reader, check_unique
-
-GAME_ID = "twentyfive"
-
-OPTIONS: dict[str, Option] = {
-    o.name: o
-    for o in (
-        Option("teams", "none", "team size: none, pairs (2) or threes (3) (F1)", ("none", 2, 3)),
-        Option("joker", False, "add a joker, the third-best trump (F2, F17a)"),
-        Option("deal_packets", "2-3", "packets of the deal (F4)", ("2-3", "3-2", "4-1")),
-        Option("ranking", "classic", "card ranking (F5–F8)", ("classic", "as-written")),
-        Option(
-            "rob", "optional", "robbing the turn-up (F9, F10)", ("optional", "mandatory", "off")
-        ),
-        Option(
-            "renege_cards", "top3", "trumps that may renege (F14)", ("top3", "five_only", "none")
-        ),
-        Option("renege_limit", "lower_led", "when they may renege (F14)", ("lower_led", "always")),
-        Option("points_per_trick", 5, "points for each trick won (F16)", minimum=1),
-        Option("target", 25, "points that win the game (F16)", minimum=1),
-        Option("play_out_hand", False, "finish the hand after the target is reached (F16)"),
-        Option(
-            "five_trick_bonus",
-            "none",
-            "reward for taking all five tricks of a hand (F17)",
-            ("none", "plus10", "wins_game"),
-        ),
-    )
-}
-
-PRESETS: dict[str, Preset] = {
-    p.name: p
-    for p in (
-        Preset("classic", "every rule with its default (RULES.md 2.7)"),
-        Preset(
-            "as-written",
-            "the seed text's wording",
-            {"ranking": "as-written", "renege_limit": "always"},
-        ),
-        Preset("forty-five", "a longer game: target 45", {"target": 45}),
-    )
-}
-
-_KEYS = (
-    "rules",
-    "dealer",
-    "turnup",
-    "trump",
-    "robbed",
-    "hands",
-    "stock",
-    "tricks",
-    "trick",
-    "leader",
-    "to_move",
-    "scores",
-    "teams",
-    "outcome",
-    "seed",
-    "hand",
-    "joker_discard",
+from trumps.games.twentyfive._core import BONUS_PLUS10, BONUS_WINS_GAME, TwentyFiveCore
+from trumps.games.twentyfive.options import (
+    GAME_ID,
+    OPTIONS,
+    POSITION_KEYS,
+    PRESETS,
+    make_config,
+    seat_teams,
 )
-_PACKETS = {"2-3": (2, 3), "3-2": (3, 2), "4-1": (4, 1)}
-_RANKING = {"classic": RANK_CLASSIC, "as-written": RANK_AS_WRITTEN}
-_ROB = {"optional": ROB_OPTIONAL, "mandatory": ROB_MANDATORY, "off": ROB_OFF}
-_RENEGE = {"top3": RENEGE_TOP3, "five_only": RENEGE_FIVE_ONLY, "none": RENEGE_NONE}
-_BONUS = {"none": BONUS_NONE, "plus10": BONUS_PLUS10, "wins_game": BONUS_WINS_GAME}
 
 
-def seat_teams(players: int, team_size: object) -> list[list[int]] | None:
-    """F1: the teams a new game seats (seat s in team s mod number-of-teams), or None."""
-    if team_size == "none":
-        return None
-    fits = {2: (4, 6, 8, 10), 3: (6, 9)}
-    if not isinstance(team_size, int) or players not in fits.get(team_size, ()):
-        raise InvalidRules(
-            f"twentyfive rule teams={team_size!r} does not fit {players} players "
-            "(pairs need 4, 6, 8 or 10 players; threes need 6 or 9)"
-        )
-    count = players // team_size
-    return [[s for s in range(players) if s % count == t] for t in range(count)]
+class Loaded(NamedTuple):
+    """What a position gives the game: its core, rules, teams and a forced outcome."""
+
+    core: TwentyFiveCore
+    rules: dict[str, object]
+    teams: list[list[int]] | None
+    forced: Outcome | None
 
 
-def _config(
-    players: int, rules: Mapping[str, object], teams: list[list[int]] | None, seed: int
-) -> Config:
-    if teams is None:
-        side_of = list(range(players))
-        sides = players
-    else:
-        side_of = [0] * players
-        for t, members in enumerate(teams):
-            for s in members:
-                side_of[s] = t
-        sides = len(teams)
-    ppt = rules["points_per_trick"]
-    target = rules["target"]
-    assert isinstance(ppt, int) and isinstance(target, int)
-    return Config(
-        players=players,
-        side_of=side_of,
-        sides=sides,
-        joker=bool(rules["joker"]),
-        packets=_PACKETS[str(rules["deal_packets"])],
-        ranking=_RANKING[str(rules["ranking"])],
-        rob=_ROB[str(rules["rob"])],
-        renege_cards=_RENEGE[str(rules["renege_cards"])],
-        renege_always=rules["renege_limit"] == "always",
-        points_per_trick=ppt,
-        target=target,
-        play_out_hand=bool(rules["play_out_hand"]),
-        bonus=_BONUS[str(rules["five_trick_bonus"])],
-        seed=seed,
-    )
-
-
-class TwentyFive(Game):
-    """Twenty-Five for 2–10 players (RULES.md §2); see the module docstring for the
-    position keys beyond SPEC §4 and the rule interpretations."""
-
-    game_id: ClassVar[str] = GAME_ID
-    title: ClassVar[str] = "Twenty-Five"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 10
-    default_players: ClassVar[int] = 4
-    OPTIONS: ClassVar[Mapping[str, Option]] = OPTIONS
-    PRESETS: ClassVar[Mapping[str, Preset]] = PRESETS
-    DEFAULT_PRESET: ClassVar[str] = "classic"
-
-    def __init__(
-        self, core: TwentyFiveCore, rules: dict[str, object], teams: list[list[int]] | None
-    ) -> None:
-        super().__init__()
-        self._core = core
-        self._rules = rules
-        self._teams = teams
-
-    # -- construction -----------------------------------------------------------------
-    @classmethod
-    def new(cls, *, players: int, rules: dict[str, object], seed: int, **kwargs: Any) -> TwentyFive:
-        if kwargs:
-            raise InvalidRules(f"twentyfive takes no keyword {sorted(kwargs)[0]!r}")
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
-            raise InvalidRules(f"twentyfive is for 2–10 players, not {players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise InvalidRules(f"seed must be a whole number ≥ 0, not {seed!r}")
-        resolved, _ = resolve_rules(GAME_ID, OPTIONS, PRESETS, cls.DEFAULT_PRESET, rules)
-        teams = seat_teams(players, resolved["teams"])
-        core = TwentyFiveCore(_config(players, resolved, teams, seed))
-        core.start()
-        return cls(core, resolved, teams)
-
-    # -- state ------------------------------------------------------------------------
-    @property
-    def players(self) -> int:
-        return self._core.n
-
-    @property
-    def rules(self) -> dict[str, object]:
-        return dict(self._rules)
-
-    @property
-    def seed(self) -> int:
-        return self._core.cfg.seed
-
-    @property
-    def core(self) -> TwentyFiveCore:
-        return self._core
-
-    @property
-    def teams(self) -> list[list[int]] | None:
-        """The teams (seat lists), or None when everyone plays alone."""
-        return None if self._teams is None else [list(t) for t in self._teams]
-
-    def _current_player(self) -> int | None:
-        p = self._core.to_play
-        return None if p < 0 else p
-
-    def _outcome(self) -> Outcome | None:
-        core = self._core
-        if core.to_play >= 0 or core.win_side < 0:
-            return None
-        winners = [s for s in range(core.n) if core.side_of[s] == core.win_side]
-        losers = [s for s in range(core.n) if core.side_of[s] != core.win_side]
-        return Outcome(winners, losers, False, "target")
-
-    def _legal_codes(self) -> list[int]:
-        return self._core.legal_moves()
-
-    def side_of(self, seat: int) -> list[int]:
-        side = self._core.side_of[seat]
-        return [s for s in range(self._core.n) if self._core.side_of[s] == side]
-
-    def _apply(self, code: int) -> None:
-        self._core.apply(code)
-
-    def _undo(self) -> None:
-        self._core.undo()
-
-    def clone(self) -> TwentyFive:
-        g = TwentyFive(self._core.copy(), dict(self._rules), self.teams)
-        g.history = list(self.history)
-        g._forced = self._forced
-        return g
-
-    # -- positions ----------------------------------------------------------------------
-    def _tricks(self) -> tuple[list[dict[str, Any]], list[int]]:
-        core = self._core
-        n = core.n
-        out: list[dict[str, Any]] = []
-        leader = (core.dealer + 1) % n
-        for k, w in enumerate(core.winners):
-            cards = core.plays[k * n : (k + 1) * n]
-            out.append({"leader": leader, "cards": [card_str(c) for c in cards], "winner": w})
-            leader = w
-        return out, core.plays[len(core.winners) * n :]
-
-    def to_json(self) -> dict[str, Any]:
-        core = self._core
-        tricks, trick = self._tricks()
-        stock = cards_of(core.stock)
-        if core.next_up >= 0:
-            stock.remove(core.next_up)
-            stock.insert(0, core.next_up)
-        outcome = self.outcome
-        robbed = None
-        if core.robbed_seat >= 0:
-            robbed = {"seat": core.robbed_seat, "discard": card_str(core.robbed_discard)}
-        return {
-            "game": GAME_ID,
-            "rules": dict(self._rules),
-            "dealer": core.dealer,
-            "turnup": card_str(core.turnup),
-            "trump": SUITS[core.trump] if core.trump >= 0 else None,
-            "robbed": robbed,
-            "hands": [[card_str(c) for c in cards_of(h)] for h in core.hands],
-            "stock": [card_str(c) for c in stock],
-            "tricks": tricks,
-            "trick": [card_str(c) for c in trick],
-            "leader": core.leader,
-            "to_move": self.current_player,
-            "scores": list(core.scores),
-            "teams": self.teams,
-            "outcome": None if outcome is None else outcome.to_json(),
-            "seed": core.cfg.seed,
-            "hand": core.hand_no,
-            "joker_discard": None if core.joker_discard < 0 else card_str(core.joker_discard),
-        }
-
-    def voids(self) -> list[list[str]]:
-        """F18: per seat, the suits it has shown it lacks this hand by not following a
-        plain-suit lead (playing neither a non-trump card of that suit nor a trump)."""
-        core = self._core
-        n = core.n
-        lacking = [0] * n
-        leader = (core.dealer + 1) % n
-        k = 0
-        while k * n < len(core.plays):
-            cards = core.plays[k * n : (k + 1) * n]
-            lead = cards[0]
-            if not core.tval[lead]:
-                suit = lead & 3
-                for j in range(1, len(cards)):
-                    c = cards[j]
-                    if not (PLAIN_MASKS[suit] >> c & 1) and not core.tval[c]:
-                        lacking[(leader + j) % n] |= 1 << suit
-            if k < len(core.winners):
-                leader = core.winners[k]
-            k += 1
-        return [[SUITS[s] for s in range(4) if lacking[p] >> s & 1] for p in range(n)]
-
-    def view(self, seat: int) -> dict[str, Any]:
-        core = self._core
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < core.n:
-            raise ValueError(f"there is no seat {seat!r} in {self.describe()}")
-        d = self.to_json()
-        del d["seed"], d["stock"]
-        hands: list[Any] = []
-        for s, h in enumerate(core.hands):
-            if s == seat:
-                hands.append(d["hands"][s])
-                continue
-            known = 0
-            if s == core.robbed_seat:
-                known |= h & (1 << core.turnup)  # F18: the robbed turn-up, while held
-            if s == core.dealer and (core.joker_discard >= 0 or core.trump < 0):
-                known |= h & (1 << JOKER)  # F17a: the turned-up joker went to the dealer
-            hands.append({"count": h.bit_count(), "known": [card_str(c) for c in cards_of(known)]})
-        d["hands"] = hands
-        if core.robbed_seat >= 0 and core.robbed_seat != seat:
-            d["robbed"] = {"seat": core.robbed_seat}  # F10: the discard stays secret
-        if seat != core.dealer:
-            d["joker_discard"] = None
-        d["voids"] = self.voids()
-        d["seat"] = seat
-        return d
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TwentyFive:
-        return _Loader(data).game()
+def load(data: Mapping[str, Any]) -> Loaded:
+    """Parses and checks a position dict (SPEC §4); raises ``InvalidPosition``."""
+    return _Loader(data).load()
 
 
 class _Loader:
     """Parses and checks a position dict (SPEC §4); every failure is ``InvalidPosition``."""
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        self.r = Reader(data, GAME_ID, _KEYS)
+        self.r = Reader(data, GAME_ID, POSITION_KEYS)
 
     def fail(self, message: str) -> InvalidPosition:
         return self.r.fail(message)
 
-    def game(self) -> TwentyFive:
+    def load(self) -> Loaded:
         r = self.r
         try:
             rules = rules_from_json(GAME_ID, OPTIONS, PRESETS, "classic", r.raw("rules"))
@@ -486,7 +164,7 @@ class _Loader:
                     f"'trump' must be {SUITS[trump]!r}, the suit of the turn-up {card_str(turnup)}, not {r.raw('trump')!r}"
                 )
 
-        core = TwentyFiveCore(_config(n, rules, teams, seed))
+        core = TwentyFiveCore(make_config(n, rules, teams, seed))
         core.set_trump(trump)
 
         # F15: each finished trick went to the right seat.
@@ -645,9 +323,7 @@ class _Loader:
         core.rebuild_trick()
         core.win_side = win_side
         core.to_play = expected
-        game = TwentyFive(core, rules, teams)
-        game._forced = forced
-        return game
+        return Loaded(core, rules, teams, forced)
 
     def teams(self, n: int) -> list[list[int]] | None:
         value = self.r.raw("teams")

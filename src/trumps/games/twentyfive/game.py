@@ -1,0 +1,235 @@
+"""Twenty-Five, Ireland's national card game (RULES.md §2): the public, checked game.
+
+The rules live in the fast core ``_twentyfive_core``; this module is the string and JSON
+surface: rule options and presets, positions (SPEC §4) with validation, and views
+(SPEC §6).
+
+Position keys beyond SPEC §4 (needed to round-trip):
+
+- ``joker_discard``: null, or the card the dealer put face down after taking a turned-up
+  joker (F17a).  While that discard is still owed, ``turnup`` is ``"JK"``, ``trump`` is
+  null, ``to_move`` is the dealer (who holds the joker) and the legal actions are
+  ``rob XX`` for each other card of the dealer's hand: the ``rob`` action string serves
+  this discard too.  Then ``stock[0]`` is the card that will be turned up next (the rest of
+  ``stock`` is sorted; on input without ``stock`` the lowest unlisted card is next).
+
+Interpretations (RULES.md leaves them open):
+
+- The joker is a trump between the J and the A♥ (F2) and, for reneging (F14), is
+  privileged like the top three (with ``renege_cards = top3``; never with ``five_only``).
+- A rob (F9, F10) is possible only while the seat to move has played no card this hand
+  (so only in trick 1) and only once per hand; the discard is taken from the hand before
+  the turn-up joins it, so the turn-up itself cannot be discarded.  With ``rob =
+  mandatory`` the seat that may rob has only ``rob`` actions at that turn.
+- ``plus10`` (F17) is added when the hand's five tricks are finished; when the game has
+  already ended at once on reaching the target, the hand is not finished and no bonus is
+  added.  ``wins_game`` ends the game with reason ``target``.
+- A composed position may hold fewer than five cards a seat: every seat must have held the
+  same number this hand (at most five), counting the cards it played.
+- Views: the dealer's ``known`` holds the turned-up joker while still held (it was seen
+  going there); ``joker_discard`` is null in every other seat's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from trumps.cards import JOKER, SUITS, card_str, cards_of
+from trumps.errors import InvalidRules
+from trumps.games.base import Game, Option, Outcome, Preset, resolve_rules
+from trumps.games.twentyfive._core import PLAIN_MASKS, TwentyFiveCore
+from trumps.games.twentyfive.loader import load
+from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_config, seat_teams
+
+
+class TwentyFive(Game):
+    """Twenty-Five for 2–10 players (RULES.md §2); see the module docstring for the
+    position keys beyond SPEC §4 and the rule interpretations."""
+
+    game_id: ClassVar[str] = GAME_ID
+    title: ClassVar[str] = "Twenty-Five"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    default_players: ClassVar[int] = 4
+    OPTIONS: ClassVar[Mapping[str, Option]] = OPTIONS
+    PRESETS: ClassVar[Mapping[str, Preset]] = PRESETS
+    DEFAULT_PRESET: ClassVar[str] = "classic"
+
+    def __init__(
+        self, core: TwentyFiveCore, rules: dict[str, object], teams: list[list[int]] | None
+    ) -> None:
+        super().__init__()
+        self._core = core
+        self._rules = rules
+        self._teams = teams
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    def new(cls, *, players: int, rules: dict[str, object], seed: int, **kwargs: Any) -> TwentyFive:
+        if kwargs:
+            raise InvalidRules(f"twentyfive takes no keyword {sorted(kwargs)[0]!r}")
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
+            raise InvalidRules(f"twentyfive is for 2–10 players, not {players!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise InvalidRules(f"seed must be a whole number ≥ 0, not {seed!r}")
+        resolved, _ = resolve_rules(GAME_ID, OPTIONS, PRESETS, cls.DEFAULT_PRESET, rules)
+        teams = seat_teams(players, resolved["teams"])
+        core = TwentyFiveCore(make_config(players, resolved, teams, seed))
+        core.start()
+        return cls(core, resolved, teams)
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._core.n
+
+    @property
+    def rules(self) -> dict[str, object]:
+        return dict(self._rules)
+
+    @property
+    def seed(self) -> int:
+        return self._core.cfg.seed
+
+    @property
+    def core(self) -> TwentyFiveCore:
+        return self._core
+
+    @property
+    def teams(self) -> list[list[int]] | None:
+        """The teams (seat lists), or None when everyone plays alone."""
+        return None if self._teams is None else [list(t) for t in self._teams]
+
+    def _current_player(self) -> int | None:
+        p = self._core.to_play
+        return None if p < 0 else p
+
+    def _outcome(self) -> Outcome | None:
+        core = self._core
+        if core.to_play >= 0 or core.win_side < 0:
+            return None
+        winners = [s for s in range(core.n) if core.side_of[s] == core.win_side]
+        losers = [s for s in range(core.n) if core.side_of[s] != core.win_side]
+        return Outcome(winners, losers, False, "target")
+
+    def _legal_codes(self) -> list[int]:
+        return self._core.legal_moves()
+
+    def side_of(self, seat: int) -> list[int]:
+        side = self._core.side_of[seat]
+        return [s for s in range(self._core.n) if self._core.side_of[s] == side]
+
+    def _apply(self, code: int) -> None:
+        self._core.apply(code)
+
+    def _undo(self) -> None:
+        self._core.undo()
+
+    def clone(self) -> TwentyFive:
+        g = TwentyFive(self._core.copy(), dict(self._rules), self.teams)
+        g.history = list(self.history)
+        g._forced = self._forced
+        return g
+
+    # -- positions ----------------------------------------------------------------------
+    def _tricks(self) -> tuple[list[dict[str, Any]], list[int]]:
+        core = self._core
+        n = core.n
+        out: list[dict[str, Any]] = []
+        leader = (core.dealer + 1) % n
+        for k, w in enumerate(core.winners):
+            cards = core.plays[k * n : (k + 1) * n]
+            out.append({"leader": leader, "cards": [card_str(c) for c in cards], "winner": w})
+            leader = w
+        return out, core.plays[len(core.winners) * n :]
+
+    def to_json(self) -> dict[str, Any]:
+        core = self._core
+        tricks, trick = self._tricks()
+        stock = cards_of(core.stock)
+        if core.next_up >= 0:
+            stock.remove(core.next_up)
+            stock.insert(0, core.next_up)
+        outcome = self.outcome
+        robbed = None
+        if core.robbed_seat >= 0:
+            robbed = {"seat": core.robbed_seat, "discard": card_str(core.robbed_discard)}
+        return {
+            "game": GAME_ID,
+            "rules": dict(self._rules),
+            "dealer": core.dealer,
+            "turnup": card_str(core.turnup),
+            "trump": SUITS[core.trump] if core.trump >= 0 else None,
+            "robbed": robbed,
+            "hands": [[card_str(c) for c in cards_of(h)] for h in core.hands],
+            "stock": [card_str(c) for c in stock],
+            "tricks": tricks,
+            "trick": [card_str(c) for c in trick],
+            "leader": core.leader,
+            "to_move": self.current_player,
+            "scores": list(core.scores),
+            "teams": self.teams,
+            "outcome": None if outcome is None else outcome.to_json(),
+            "seed": core.cfg.seed,
+            "hand": core.hand_no,
+            "joker_discard": None if core.joker_discard < 0 else card_str(core.joker_discard),
+        }
+
+    def voids(self) -> list[list[str]]:
+        """F18: per seat, the suits it has shown it lacks this hand by not following a
+        plain-suit lead (playing neither a non-trump card of that suit nor a trump)."""
+        core = self._core
+        n = core.n
+        lacking = [0] * n
+        leader = (core.dealer + 1) % n
+        k = 0
+        while k * n < len(core.plays):
+            cards = core.plays[k * n : (k + 1) * n]
+            lead = cards[0]
+            if not core.tval[lead]:
+                suit = lead & 3
+                for j in range(1, len(cards)):
+                    c = cards[j]
+                    if not (PLAIN_MASKS[suit] >> c & 1) and not core.tval[c]:
+                        lacking[(leader + j) % n] |= 1 << suit
+            if k < len(core.winners):
+                leader = core.winners[k]
+            k += 1
+        return [[SUITS[s] for s in range(4) if lacking[p] >> s & 1] for p in range(n)]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        core = self._core
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < core.n:
+            raise ValueError(f"there is no seat {seat!r} in {self.describe()}")
+        d = self.to_json()
+        del d["seed"], d["stock"]
+        hands: list[Any] = []
+        for s, h in enumerate(core.hands):
+            if s == seat:
+                hands.append(d["hands"][s])
+                continue
+            known = 0
+            if s == core.robbed_seat:
+                known |= h & (1 << core.turnup)  # F18: the robbed turn-up, while held
+            if s == core.dealer and (core.joker_discard >= 0 or core.trump < 0):
+                known |= h & (1 << JOKER)  # F17a: the turned-up joker went to the dealer
+            hands.append({"count": h.bit_count(), "known": [card_str(c) for c in cards_of(known)]})
+        d["hands"] = hands
+        if core.robbed_seat >= 0 and core.robbed_seat != seat:
+            d["robbed"] = {"seat": core.robbed_seat}  # F10: the discard stays secret
+        if seat != core.dealer:
+            d["joker_discard"] = None
+        d["voids"] = self.voids()
+        d["seat"] = seat
+        return d
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TwentyFive:
+        loaded = load(data)
+        game = cls(loaded.core, loaded.rules, loaded.teams)
+        game._forced = loaded.forced
+        return game
+
+
+__all__ = ["TwentyFive"]
