@@ -35,7 +35,7 @@ def test_kozyri_screen() -> None:
     text = render(game.view(0), legal, ["You", "Bot 1"])
     plain = text.plain
     lines = plain.splitlines()
-    assert "Svoi Kozyri · rules: seed · hand 1" in lines[0]
+    assert "Svoi Kozyri · rules: standard · hand 1" in lines[0]
     assert "Trumps: You ♣ · Bot 1 ♦" in plain
     assert "Bot 1: 2 cards (known: 9♥ 10♦)" in plain  # 2 players: the hand is deducible (K19)
     assert "Pile (3 cards, top last): 7♠ 9♣ [J♠]" in plain

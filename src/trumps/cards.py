@@ -7,7 +7,9 @@ bitmask with bit ``c`` set for card ``c``.
 
 An action is an int too: a card code plays that card, ``TAKE`` is the Svoi Kozyri
 pick-up, ``TRUMP + s`` chooses suit ``s`` as one's trump (K3) and ``ROB + c`` is the
-Twenty-Five rob discarding card ``c`` (F9).  Sorting action ints gives the documented
+Twenty-Five rob discarding card ``c`` (F9) and ``DISCARD + c`` the dealer's face-down
+discard of ``c`` after taking a turned-up joker (F17a); for both ``a & 63`` is the card.
+Sorting action ints gives the documented
 order of ``legal_actions()``: cards in rank-then-suit order, then word actions.
 """
 
@@ -36,6 +38,7 @@ NUM_CARDS: Final = 53  # 52 + the joker
 TAKE: Final = 64
 TRUMP: Final = 65  # TRUMP + suit
 ROB: Final = 128  # ROB + discarded card
+DISCARD: Final = 192  # DISCARD + discarded card (F17a)
 
 
 def card(rank: str, suit: str) -> int:
@@ -106,7 +109,8 @@ def parse_card(text: str) -> int:
 def parse_action(text: str) -> int:
     """An action code from its string form (SPEC §2); raises ``InvalidAction``.
 
-    Accepts a card, ``take``, ``trump S`` and ``rob XX`` in any case and spacing.
+    Accepts a card, ``take``, ``trump S``, ``rob XX`` and ``discard XX`` in any case and
+    spacing.
     Whether the action is legal is for the game to say.
     """
     if not isinstance(text, str):
@@ -121,13 +125,15 @@ def parse_action(text: str) -> int:
         return TRUMP + parse_suit(words[1])
     if head == "rob" and len(words) == 2:
         return ROB + parse_card(words[1])
+    if head == "discard" and len(words) == 2:
+        return DISCARD + parse_card(words[1])
     if len(words) == 1:
         try:
             return parse_card(words[0])
         except InvalidAction:
             pass
     raise InvalidAction(
-        f"{text!r} is not an action (expected a card like TH, 'take', 'trump S' or 'rob XX')"
+        f"{text!r} is not an action (expected a card like TH, 'take', 'trump S', 'rob XX' or 'discard XX')"
     )
 
 
@@ -141,6 +147,8 @@ def action_str(a: int) -> str:
         return "trump " + SUITS[a - TRUMP]
     if ROB <= a < ROB + NUM_CARDS:
         return "rob " + card_str(a - ROB)
+    if DISCARD <= a < DISCARD + NUM_CARDS:
+        return "discard " + card_str(a - DISCARD)
     raise ValueError(f"no action has code {a!r}")
 
 

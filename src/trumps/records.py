@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from trumps.cards import DISCARD, ROB, action_str, parse_action
 from trumps.errors import InvalidRecord, TrumpsError
 from trumps.games import GAMES, Game, Outcome, new_game
 
@@ -105,11 +106,21 @@ def replay(record: object) -> Game:
         raise InvalidRecord(f"record does not describe a game: {e}") from None
     for i, action in enumerate(actions):
         try:
-            game.play(action)
+            play_recorded(game, action)
         except TrumpsError as e:
             raise InvalidRecord(f"record action {i} ({action!r}) does not replay: {e}") from None
     _check_outcome(game, record["outcome"])
     return game
+
+
+def play_recorded(game: Game, action: str) -> None:
+    """Play an action read from a record.  Records written before the joker discard had
+    its own word (F17a) hold ``rob XX`` there; it is read as ``discard XX``."""
+    code = parse_action(action)
+    legal = game.legal_codes()
+    if ROB <= code < DISCARD and code not in legal and code - ROB + DISCARD in legal:
+        action = action_str(code - ROB + DISCARD)
+    game.play(action)
 
 
 def _check_outcome(game: Game, claimed: object) -> None:

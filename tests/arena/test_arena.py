@@ -186,7 +186,7 @@ def test_command_writes_json_csv_and_png(tmp_path: Path) -> None:
     keys = {"game", "players", "rules", "bots", "games", "seed", "time_limit", "executor"}
     assert keys | {"jobs", "versions"} <= set(settings)
     assert settings["game"] == "kozyri" and settings["players"] == 2
-    assert settings["rules"] == "seed" and settings["bots"] == ["random", "easy"]
+    assert settings["rules"] == "standard" and settings["bots"] == ["random", "easy"]
     assert settings["games"] == 8 and settings["seed"] == 4 and settings["jobs"] == 1
     assert settings["time_limit"] is None and settings["executor"] == "process"
     assert settings["deals"] == 4 and settings["complete"] is True

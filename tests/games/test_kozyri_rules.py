@@ -12,9 +12,9 @@ import pytest
 
 import trumps
 from trumps.cards import TAKE, TRUMP, action_str, mask_of, parse_card
-from trumps.games.kozyri._core import BEAT, KozyriCore, beats, take_count
 from trumps.games.base import below, deal_rng, shuffled
 from trumps.games.kozyri import Kozyri
+from trumps.games.kozyri._core import BEAT, KozyriCore, beats, take_count
 
 # A copy of shared/examples/examples.json (the public examples of SPEC's formats).
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples.json"

@@ -449,7 +449,7 @@ def test_view_of_a_pending_joker() -> None:
     )
     assert g.view(0)["hands"][1] == {"count": 3, "known": ["JK"]}
     assert "2S" not in set(strings(g.view(0)))  # the next turn-up stays hidden
-    g.play("rob 3H")
+    g.play("discard 3H")
     assert g.view(0)["joker_discard"] is None and g.view(1)["joker_discard"] == "3H"
     assert g.view(0)["hands"][1] == {"count": 2, "known": ["JK"]}
 

@@ -10,9 +10,9 @@ import pytest
 import trumps
 from trumps.cards import JOKER, card_str, parse_card
 from trumps.errors import IllegalAction, InvalidRules
-from trumps.games.twentyfive._core import PVAL, TVAL, shuffle_pack
 from trumps.games.base import below, deal_rng, shuffled
 from trumps.games.twentyfive import TwentyFive
+from trumps.games.twentyfive._core import PVAL, TVAL, shuffle_pack
 
 
 def load(**fields: Any) -> TwentyFive:
@@ -604,9 +604,12 @@ def test_f17a_turned_up_joker_goes_to_the_dealer_who_discards() -> None:
     nxt = d["stock"][0]
     deck = shuffled(deal_rng("twentyfive", 58, 1), list(range(53)))
     assert nxt == card_str(deck[21])
-    assert g.legal_actions() == ["rob " + c for c in d["hands"][dealer] if c != "JK"]
+    # F17a: the discard is its own action word, never a rob.
+    assert g.legal_actions() == ["discard " + c for c in d["hands"][dealer] if c != "JK"]
     discard = d["hands"][dealer][0]
-    g.play("rob " + discard)
+    with pytest.raises(IllegalAction):
+        g.play("rob " + discard)
+    g.play("discard " + discard)
     d = g.to_json()
     assert d["turnup"] == nxt and d["trump"] == nxt[1]
     assert d["joker_discard"] == discard and nxt not in d["stock"]
@@ -624,8 +627,8 @@ def test_f17a_joker_then_an_ace_turned_up_is_robbed_by_the_dealer() -> None:
         dealer=1,
         to_move=1,
     )
-    assert g.legal_actions() == ["rob 2H", "rob 3H"]
-    g.play("rob 3H")
+    assert g.legal_actions() == ["discard 2H", "discard 3H"]
+    g.play("discard 3H")
     g.play("2D")
     assert g.legal_actions() == ["2H", "JK", "rob 2H", "rob JK"]
     g.play("rob 2H")

@@ -388,7 +388,7 @@ def twentyfive_policy(c: TwentyFiveCore, rng: Random) -> int:
         best_v = 1 << 30
         for m in moves:
             if m >= ROB:
-                v = _tf_value(c, m - ROB)
+                v = _tf_value(c, m & 63)  # the discarded card of a rob or joker discard
                 if v < best_v:
                     best_v = v
                     best = m
@@ -554,7 +554,7 @@ def twentyfive_policy_smart(c: TwentyFiveCore, rng: Random, epsilon: float, keep
             best = moves[0]
             best_v = 1 << 30
             for m in moves:
-                v = _tf_value(c, m - ROB)
+                v = _tf_value(c, m & 63)  # the discarded card of a rob or joker discard
                 if v < best_v:
                     best_v = v
                     best = m

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from trumps.ai.base import Bot, Decision, Limits
 from trumps.ai.heuristics_kozyri import KozyriMediumBot
-from trumps.ai.simple import TrickRanker
+from trumps.ai.simple import ACE_OF_HEARTS, TrickRanker
 from trumps.ai.views import unseen_cards
 from trumps.cards import RANKS, SUITS, card_str, parse_card, rank_of, suit_of
 
@@ -165,8 +165,8 @@ def _joker_discard(legal: list[str], rng: random.Random) -> Decision:
     """
 
     def keep(a: str) -> int:
-        c = parse_card(a[4:])
-        if RANKS[rank_of(c)] in "5J" or a[4:] == "AH":
+        c = parse_card(a.split()[1])
+        if RANKS[rank_of(c)] in "5J" or c == ACE_OF_HEARTS:
             return 100
         return rank_of(c)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from trumps.cards import JOKER, card_str, parse_card
 from trumps.games import Game, from_json
+from trumps.games.base import VIEW_ONLY_KEYS
 
 KOZYRI_PACK = [c for c in range(52) if c >> 2 >= 4]  # A K Q J T 9 8 7 6 (K2)
 
@@ -86,7 +87,7 @@ def position_from_view(
     listed nowhere else.  ``seed`` only matters for deals after this hand.
     """
     position: dict[str, Any] = {
-        k: v for k, v in view.items() if k not in ("seat", "voids", "hands", "known")
+        k: v for k, v in view.items() if k not in VIEW_ONLY_KEYS and k not in ("hands", "known")
     }
     full: list[list[str]] = []
     for s, h in enumerate(view["hands"]):

@@ -117,6 +117,20 @@ class Preset:
     doc: str
     options: Mapping[str, object] = field(default_factory=dict)
     players: int | None = None
+    #: Earlier names still accepted for this preset (RULES §1.6: ``seed`` for ``standard``).
+    aliases: tuple[str, ...] = ()
+
+
+def preset_named(presets: Mapping[str, Preset], name: object) -> Preset | None:
+    """The preset called ``name`` or known by it as an alias, or None."""
+    if not isinstance(name, str):
+        return None
+    if name in presets:
+        return presets[name]
+    for preset in presets.values():
+        if name in preset.aliases:
+            return preset
+    return None
 
 
 def resolve_rules(
@@ -138,11 +152,11 @@ def resolve_rules(
     if not isinstance(rules, Mapping):
         raise InvalidRules(f"rules must be a preset name or a dict of options, not {rules!r}")
     preset_name = rules.get("preset", default_preset)
-    if preset_name not in presets:
+    preset = preset_named(presets, preset_name)
+    if preset is None:
         raise InvalidRules(
             f"{game_id} has no rule preset {preset_name!r} (presets: {', '.join(presets)})"
         )
-    preset = presets[str(preset_name)]
     out = {name: opt.default for name, opt in options.items()}
     out.update(preset.options)
     for name, value in rules.items():
@@ -241,6 +255,10 @@ class Core(Protocol):
 
 
 G = TypeVar("G", bound="Game")
+
+#: The keys a view (SPEC §6) has beyond a position's: who it is for, the voids shown
+#: (Twenty-Five) and the cards ``take`` would pick up (Svoi Kozyri).
+VIEW_ONLY_KEYS: frozenset[str] = frozenset({"seat", "voids", "take_count"})
 
 
 class Game(ABC):
@@ -349,8 +367,20 @@ class Game(ABC):
         """The full position (SPEC §4), hidden cards included."""
 
     @abstractmethod
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know (SPEC §6)."""
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (SPEC §6); ``None`` gives the public view, what a
+        spectator may know (every hand a count and its publicly known cards)."""
+
+    def public_action(self, action: str, seat: int | None) -> str:
+        """How ``action``, just made by another seat than ``seat``, is shown to ``seat``
+        (``None``: a spectator): the action itself unless part of it is secret."""
+        return action
+
+    def _check_view_seat(self, seat: object) -> None:
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players
+        ):
+            raise ValueError(f"there is no seat {seat!r} in {self.describe()}")
 
     # -- the checked public surface ----------------------------------------------------
     def legal_actions(self) -> list[str]:

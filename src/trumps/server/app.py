@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trumps.records import replay
+from trumps.records import play_recorded, replay
 from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords, Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text, encode, json_schema
@@ -325,7 +325,7 @@ class _Server:
             game = replay({**record, "actions": [], "outcome": None, "finished": None})
             out = [game.to_json()]
             for action in record["actions"]:
-                game.play(action)
+                play_recorded(game, action)
                 out.append(game.to_json())
             return out
 

@@ -295,11 +295,6 @@ def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def private_action(action: str | None) -> bool:
-    """Whether only the actor may see ``action`` in full (a Twenty-Five discard)."""
-    return action is not None and action.startswith("rob ")
-
-
 # ---------------------------------------------------------------- the table
 
 
@@ -983,11 +978,10 @@ class Table:
     def _to_move(self) -> int | None:
         return self.game.current_player if self.started else None
 
-    @staticmethod
-    def _shown(action: str | None, actor: int | None, viewer: int | None) -> str | None:
-        if private_action(action) and viewer != actor:
-            return "rob"
-        return action
+    def _shown(self, action: str | None, actor: int | None, viewer: int | None) -> str | None:
+        if action is None or viewer == actor:
+            return action
+        return self.game.public_action(action, viewer)  # the game knows what is secret
 
     def _snapshot(self, seat: int | None) -> TableStateMsg:
         return TableStateMsg(

@@ -13,11 +13,7 @@ from typing import Any, ClassVar
 from trumps.cards import SUITS, card_str, card_strs, parse_suit
 from trumps.errors import IllegalAction, InvalidAction, InvalidRules
 from trumps.games.base import Game, Option, Outcome, Preset, resolve_rules
-from trumps.games.kozyri._core import (
-    DRAWN,
-    LOST,
-    KozyriCore,
-)
+from trumps.games.kozyri._core import DRAWN, LOST, KozyriCore, take_count
 from trumps.games.kozyri.loader import hand_result, load
 from trumps.games.kozyri.options import DEFAULT_PRESET, OPTIONS, PRESETS, make_core
 
@@ -209,11 +205,13 @@ class Kozyri(Game):
             "known": [card_strs(k) for k in c.known],
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """SPEC §6: other hands as counts plus the cards publicly known to be there
-        (K19: the whole hand with two players); no seed."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise ValueError(f"there is no seat {seat!r} in {self.describe()}")
+        (K19: the whole hand with two players); no seed.  ``take_count`` is how many cards
+        ``take`` would pick up for the seat to move (K12), null with an empty pile or
+        nobody to move.  ``seat=None`` is the public view: every hand a count with the
+        cards everyone knows to be there (picked up, or sixes handed over)."""
+        self._check_view_seat(seat)
         c = self._core
         data = self.to_json()
         del data["seed"]
@@ -224,11 +222,22 @@ class Kozyri(Game):
             if s == seat:
                 hands.append(card_strs(h))
             else:
-                known = h if c.n == 2 else c.known[s] & h
+                # K19: in the duel each player deduces the other hand; nobody else can.
+                known = h if c.n == 2 and seat is not None else c.known[s] & h
                 hands.append({"count": _popcount(h), "known": card_strs(known)})
         data["hands"] = hands
         data["seat"] = seat
+        data["take_count"] = self.take_count()
         return data
+
+    def take_count(self) -> int | None:
+        """K12: how many cards ``take`` picks up for the seat to move, or None when the
+        pile is empty, the trump choice is running or nobody is to move."""
+        c = self._core
+        to_move = self.current_player
+        if to_move is None or not c.pile or c.trumps[to_move] < 0 or c.owes:
+            return None
+        return take_count(c.pile[-1], c.trumps[to_move], len(c.pile))
 
 
 __all__ = ["Kozyri"]

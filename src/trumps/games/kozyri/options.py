@@ -38,7 +38,9 @@ OPTIONS: dict[str, Option] = {
     ),
 }
 PRESETS: dict[str, Preset] = {
-    "seed": Preset("seed", "RULES.md §1 with every default (the seed texts)"),
+    "standard": Preset(
+        "standard", "every rule with its default (the seed texts)", aliases=("seed",)
+    ),
     "pagat": Preset(
         "pagat",
         "pagat.com: picking up is always allowed; four players",
@@ -46,7 +48,7 @@ PRESETS: dict[str, Preset] = {
         players=4,
     ),
 }
-DEFAULT_PRESET = "seed"
+DEFAULT_PRESET = "standard"
 
 
 def make_core(players: int, rules: Mapping[str, object], seed: int) -> KozyriCore:

@@ -2,8 +2,8 @@
 
 Cards are ints ``rank * 4 + suit`` (ranks 2..A = 0..12, suits S H D C = 0..3), the joker
 is 52, a hand is an int bitmask.  Actions are card codes (play that card) and
-``ROB + c`` (rob the turn-up discarding ``c``, F9; also the dealer's discard after a
-turned-up joker, F17a).
+``ROB + c`` (rob the turn-up discarding ``c``, F9) and ``DISCARD + c`` (the dealer's
+discard after a turned-up joker, F17a).
 
 Trick strength: every card has a trump value (``TVAL``, 0 for a card that is not a trump
 under the hand's trump suit) and a plain value (``PVAL``, its rank within its own suit when
@@ -24,6 +24,7 @@ from trumps.games.base import deal_rng
 GAME_ID: Final = "twentyfive"
 JOKER: Final = 52
 ROB: Final = 128
+DISCARD: Final = 192
 ACE_OF_HEARTS: Final = 49  # 12 * 4 + 1
 HEARTS: Final = 1
 HAND_TRICKS: Final = 5
@@ -119,7 +120,7 @@ TRUMP_MASKS: Final = tuple(SUIT_MASKS[t] | (1 << ACE_OF_HEARTS) | (1 << JOKER) f
 PLAIN_MASKS: Final = tuple(SUIT_MASKS[s] & ~(1 << ACE_OF_HEARTS) for s in range(4))
 
 
-def _top_cards(trump: int, renege_cards: int) -> int:
+def top_cards(trump: int, renege_cards: int) -> int:
     # F14: the cards that can be privileged; the joker counts with the top three (F2).
     if renege_cards == RENEGE_NONE:
         return 0
@@ -134,7 +135,7 @@ def _build_above() -> tuple[tuple[int, ...], ...]:
     out: list[tuple[int, ...]] = []
     for trump in range(4):
         tv = TVAL[trump]
-        tops = _top_cards(trump, RENEGE_TOP3)
+        tops = top_cards(trump, RENEGE_TOP3)
         row: list[int] = []
         for c in range(53):
             m = 0
@@ -147,6 +148,33 @@ def _build_above() -> tuple[tuple[int, ...], ...]:
 
 
 ABOVE: Final = _build_above()
+
+
+def play_mask(  # noqa: PLR0917 (a compiled hot path: plain positional ints)
+    hand: int,
+    led: int,
+    tval: tuple[int, ...],
+    trump_mask: int,
+    tops: int,
+    above: tuple[int, ...],
+    renege_always: bool,
+) -> int:
+    """The cards of ``hand`` that may be played to a trick led by ``led`` (-1: lead), under
+    a trump suit's tables (``tval``, ``trump_mask``, ``tops`` and ``above``)."""
+    if led < 0:
+        return hand
+    if tval[led]:
+        # F14: a trump lead; privileged trumps may renege.
+        tr = hand & trump_mask
+        priv = tops if renege_always else tops & above[led]
+        if tr & ~priv:
+            return tr
+        return hand
+    # F13: a plain lead; follow (non-trump cards of the suit) or trump.
+    f = hand & PLAIN_MASKS[led & 3]
+    if f:
+        return f | (hand & trump_mask)
+    return hand
 
 
 def shuffle_pack(rng: Random, size: int) -> list[int]:
@@ -275,7 +303,7 @@ class TwentyFiveCore:
         self.tval = TVAL[self.cfg.ranking * 4 + trump]
         self.trump_mask = TRUMP_MASKS[trump]
         self.trump_ace = 48 + trump  # F9: the A♥ only when hearts are trumps
-        self.tops = _top_cards(trump, self.cfg.renege_cards)
+        self.tops = top_cards(trump, self.cfg.renege_cards)
         self.above = ABOVE[trump]
 
     def start(self) -> None:
@@ -349,23 +377,9 @@ class TwentyFiveCore:
 
     def play_mask_for(self, hand: int, led: int) -> int:
         """The cards of ``hand`` that may be played to a trick led by ``led`` (-1: lead)."""
-        if led < 0:
-            return hand
-        if self.tval[led]:
-            # F14: a trump lead; privileged trumps may renege.
-            tr = hand & self.trump_mask
-            if self.cfg.renege_always:
-                priv = self.tops
-            else:
-                priv = self.tops & self.above[led]
-            if tr & ~priv:
-                return tr
-            return hand
-        # F13: a plain lead; follow (non-trump cards of the suit) or trump.
-        f = hand & PLAIN_MASKS[led & 3]
-        if f:
-            return f | (hand & self.trump_mask)
-        return hand
+        return play_mask(
+            hand, led, self.tval, self.trump_mask, self.tops, self.above, self.cfg.renege_always
+        )
 
     def can_rob(self, seat: int) -> bool:
         """F9/F10: ``seat`` may rob now (it is to move and has not played this hand)."""
@@ -397,7 +411,7 @@ class TwentyFiveCore:
             m = h & ~(1 << JOKER)
             while m:
                 low = m & -m
-                out.append(ROB + low.bit_length() - 1)
+                out.append(DISCARD + low.bit_length() - 1)
                 m ^= low
             return out
         rob = self.can_rob(p)
@@ -454,8 +468,8 @@ class TwentyFiveCore:
         """Apply a legal move without recording it for undo."""
         p = self.to_play
         if m >= ROB:
-            c = m - ROB
-            if self.trump < 0:
+            c = m & 63
+            if m >= DISCARD:
                 # F17a: the joker discard; then the next stock card is turned up.
                 self.hands[p] &= ~(1 << c)
                 self.joker_discard = c

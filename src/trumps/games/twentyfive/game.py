@@ -198,10 +198,11 @@ class TwentyFive(Game):
             k += 1
         return [[SUITS[s] for s in range(4) if lacking[p] >> s & 1] for p in range(n)]
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """SPEC §6: other hands as counts with their publicly known cards (F18), voids,
+        no seed, stock or robbing discard.  ``seat=None`` is the public view."""
+        self._check_view_seat(seat)
         core = self._core
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < core.n:
-            raise ValueError(f"there is no seat {seat!r} in {self.describe()}")
         d = self.to_json()
         del d["seed"], d["stock"]
         hands: list[Any] = []
@@ -219,10 +220,18 @@ class TwentyFive(Game):
         if core.robbed_seat >= 0 and core.robbed_seat != seat:
             d["robbed"] = {"seat": core.robbed_seat}  # F10: the discard stays secret
         if seat != core.dealer:
-            d["joker_discard"] = None
+            d["joker_discard"] = None  # F17a: face down
         d["voids"] = self.voids()
         d["seat"] = seat
         return d
+
+    def public_action(self, action: str, seat: int | None) -> str:
+        """F10, F17a: everyone sees that a rob or a joker discard happened, but the
+        discarded card only its owner (the seat that made it is to be told by the caller)."""
+        word = action.split(" ", 1)[0]
+        if word in ("rob", "discard") and " " in action:
+            return word
+        return action
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TwentyFive:

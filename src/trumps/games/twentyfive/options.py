@@ -82,9 +82,9 @@ POSITION_KEYS = (
     "joker_discard",
 )
 _PACKETS = {"2-3": (2, 3), "3-2": (3, 2), "4-1": (4, 1)}
-_RANKING = {"classic": RANK_CLASSIC, "as-written": RANK_AS_WRITTEN}
+RANKING_CODES = {"classic": RANK_CLASSIC, "as-written": RANK_AS_WRITTEN}
 _ROB = {"optional": ROB_OPTIONAL, "mandatory": ROB_MANDATORY, "off": ROB_OFF}
-_RENEGE = {"top3": RENEGE_TOP3, "five_only": RENEGE_FIVE_ONLY, "none": RENEGE_NONE}
+RENEGE_CODES = {"top3": RENEGE_TOP3, "five_only": RENEGE_FIVE_ONLY, "none": RENEGE_NONE}
 _BONUS = {"none": BONUS_NONE, "plus10": BONUS_PLUS10, "wins_game": BONUS_WINS_GAME}
 
 
@@ -123,9 +123,9 @@ def make_config(
         sides=sides,
         joker=bool(rules["joker"]),
         packets=_PACKETS[str(rules["deal_packets"])],
-        ranking=_RANKING[str(rules["ranking"])],
+        ranking=RANKING_CODES[str(rules["ranking"])],
         rob=_ROB[str(rules["rob"])],
-        renege_cards=_RENEGE[str(rules["renege_cards"])],
+        renege_cards=RENEGE_CODES[str(rules["renege_cards"])],
         renege_always=rules["renege_limit"] == "always",
         points_per_trick=ppt,
         target=target,
