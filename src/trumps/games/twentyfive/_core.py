@@ -497,34 +497,43 @@ class TwentyFiveCore:
         self.winners.append(w)
         self.tlen = 0
         self.leader = w
+        if self.score_trick(w):
+            self.to_play = -1  # F16: the game ends at once
+            return
+        if self.hands[w]:
+            self.to_play = w
+            return
+        self.end_hand(self.side_of[w])
+
+    def score_trick(self, w: int) -> bool:
+        """F16: seat ``w`` won a trick (already in ``winners``): its side scores; True
+        when that ends the game at once (the target reached, ``play_out_hand`` off)."""
         side = self.side_of[w]
         self.scores[side] += self.ppt
         self.hand_tricks[side] += 1
         if self.win_side < 0 and self.scores[side] >= self.target:
             self.win_side = side
-            if not self.cfg.play_out_hand:
-                self.to_play = -1  # F16: the game ends at once
-                return
-        if self.hands[w]:
-            self.to_play = w
-            return
-        self.end_hand(side)
+            return not self.cfg.play_out_hand
+        return False
 
-    def end_hand(self, last_side: int) -> None:
-        """After the last trick: F17 bonus, then the game ends or the next hand is dealt."""
+    def score_sweep(self, last_side: int) -> None:
+        """F17: after the last trick, the bonus when one side took all five tricks."""
         bonus = self.cfg.bonus
         if (
             bonus != BONUS_NONE
             and len(self.winners) == HAND_TRICKS
             and self.hand_tricks[last_side] == HAND_TRICKS
         ):
-            # F17: one side took all five tricks.
             if bonus == BONUS_PLUS10:
                 self.scores[last_side] += 10
                 if self.win_side < 0 and self.scores[last_side] >= self.target:
                     self.win_side = last_side
             elif self.win_side < 0:
                 self.win_side = last_side
+
+    def end_hand(self, last_side: int) -> None:
+        """After the last trick: F17 bonus, then the game ends or the next hand is dealt."""
+        self.score_sweep(last_side)
         if self.win_side >= 0:
             self.to_play = -1
             return

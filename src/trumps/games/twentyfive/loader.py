@@ -9,7 +9,7 @@ from trumps.cards import JOKER, SUITS, card_str, cards_of, mask_of
 from trumps.errors import InvalidPosition, InvalidRules
 from trumps.games.base import Outcome, rules_from_json
 from trumps.games.position import Reader, check_unique
-from trumps.games.twentyfive._core import BONUS_PLUS10, BONUS_WINS_GAME, TwentyFiveCore
+from trumps.games.twentyfive._core import BONUS_PLUS10, HAND_TRICKS, TwentyFiveCore
 from trumps.games.twentyfive.options import (
     GAME_ID,
     OPTIONS,
@@ -397,64 +397,52 @@ class _Loader:
         complete: bool,
     ) -> int:
         """The side that has won or reached the target (-1: none), checking that the scores
-        fit this hand's tricks (F16) and bonus (F17)."""
+        fit this hand's tricks (F16) and bonus (F17): the core scores the tricks again
+        from the scores before the hand, which are found by taking the tricks (and maybe
+        a plus10 bonus) back off."""
         ppt = core.ppt
-        target = core.target
-        play_out = core.cfg.play_out_hand
-        bonus = core.cfg.bonus
-        sweep = -1
-        if complete and len(tricks) == 5:
-            for side, k in enumerate(won):
-                if k == 5:
-                    sweep = side
         before = [scores[s] - ppt * won[s] for s in range(len(scores))]
         tries = [before]
-        if sweep >= 0 and bonus == BONUS_PLUS10:
+        swept = [side for side, k in enumerate(won) if k == HAND_TRICKS]
+        if core.cfg.bonus == BONUS_PLUS10 and complete and len(tricks) == HAND_TRICKS and swept:
             with_bonus = list(before)
-            with_bonus[sweep] -= 10
+            with_bonus[swept[0]] -= 10
             tries.append(with_bonus)
         problems: list[str] = []  # the first is the plain reading (no bonus)
         for start in tries:
             if min(start) < 0:
                 problems.append(f"'scores' {scores} are lower than this hand's tricks give")
                 continue
-            if max(start) >= target:
+            if max(start) >= core.target:
                 problems.append(
-                    f"'scores' {scores}: a side had reached the target {target} before this hand's tricks"
+                    f"'scores' {scores}: a side had reached the target {core.target} before this hand's tricks"
                 )
                 continue
-            running = list(start)
-            win = -1
-            at = -1
+            again = TwentyFiveCore(core.cfg)
+            again.scores = list(start)
+            ended_at = -1
             for k, t in enumerate(tricks):
-                side = core.side_of[t[2]]
-                running[side] += ppt
-                if win < 0 and running[side] >= target:
-                    win, at = side, k
-            if win >= 0 and not play_out and (at < len(tricks) - 1 or self.r.raw("trick")):
+                again.winners.append(t[2])
+                if again.score_trick(t[2]) and ended_at < 0:
+                    ended_at = k
+            if ended_at >= 0 and (ended_at < len(tricks) - 1 or self.r.raw("trick")):
                 problems.append(
-                    f"the target was reached at tricks[{at}], which ends the game at once (F16); "
+                    f"the target was reached at tricks[{ended_at}], which ends the game at once (F16); "
                     "no further card can have been played"
                 )
                 continue
-            bonus_applies = sweep >= 0 and (play_out or win < 0)
-            if bonus == BONUS_PLUS10 and bonus_applies:
-                if start is before:
+            if complete and ended_at < 0:
+                again.score_sweep(core.side_of[tricks[-1][2]])
+            if again.scores != scores:
+                if start is before:  # only a bonus can make the difference
                     problems.append(
                         f"'scores' {scores} lack the plus10 bonus for taking all five tricks (F17)"
                     )
-                    continue
-                running[sweep] += 10
-                if win < 0 and running[sweep] >= target:
-                    win = sweep
-            elif start is not before:
                 continue
-            if bonus == BONUS_WINS_GAME and bonus_applies and win < 0:
-                win = sweep
-            if complete and win < 0:
+            if complete and again.win_side < 0:
                 problems.append(
                     "the hand is finished and nobody has won: the next hand would have been dealt"
                 )
                 continue
-            return win
+            return again.win_side
         raise self.fail(problems[0])
