@@ -15,7 +15,8 @@ errors (exit code 2), never tracebacks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import click
@@ -31,6 +32,30 @@ from trumps.tui import PlayOptions
 from trumps.tui import run as run_play
 
 GAME_IDS = list(GAMES)
+
+# The install extra (pyproject.toml) of an optional package that a command imports late.
+EXTRA_OF = {"matplotlib": ("plot", "trumps arena --plot")}
+
+
+def _missing_extra(extra: str, command: str, module: str | None) -> SystemExit:
+    click.echo(
+        f"error: {command} needs the '{extra}' extra ({module} is not installed): "
+        f"pip install 'trumps[{extra}]' (in a checkout: pip install '.[{extra}]')",
+        err=True,
+    )
+    return SystemExit(1)
+
+
+@contextlib.contextmanager
+def needs_extra(extra: str, command: str) -> Iterator[None]:
+    """Imports for ``command``: a missing third-party package becomes one line naming the
+    extra to install, not a traceback."""
+    try:
+        yield
+    except ModuleNotFoundError as e:
+        if (e.name or "trumps").partition(".")[0] == "trumps":
+            raise
+        raise _missing_extra(extra, command, e.name) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -269,9 +294,10 @@ def serve(
     log_level: str,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
-    from trumps.server.run import serve as run_server
-    from trumps.web import STATIC
-    from trumps.web.i18n import catalog_json
+    with needs_extra("server", "trumps serve"):
+        from trumps.server.run import serve as run_server
+        from trumps.web import STATIC
+        from trumps.web.i18n import catalog_json
 
     if db is not None and not db.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
         raise click.BadParameter(
@@ -307,7 +333,8 @@ def serve(
 )
 def connect(*, url: str, name: str | None, token_file: Path | None) -> None:
     """Play on a trumps server in the terminal: lobby, tables, history (URL: http://HOST:PORT)."""
-    from trumps.tui.connect import run as run_client
+    with needs_extra("tui", "trumps connect"):
+        from trumps.tui.connect import run as run_client
 
     if not url.startswith(("http://", "https://", "ws://", "wss://")):
         raise click.BadParameter(
@@ -318,7 +345,13 @@ def connect(*, url: str, name: str | None, token_file: Path | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``trumps`` console script."""
-    cli.main(args=list(argv) if argv is not None else None, prog_name="trumps")
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="trumps")
+    except ModuleNotFoundError as e:
+        top = (e.name or "").partition(".")[0]
+        if top not in EXTRA_OF:
+            raise
+        raise _missing_extra(*EXTRA_OF[top], e.name) from None
 
 
 if __name__ == "__main__":

@@ -100,6 +100,8 @@ def arena(
     Every deal is played once per seat rotation, so each bot sits in each seat on the
     same cards and the luck of the deal cancels.  Results do not depend on --jobs.
     """
+    if plot is not None:  # before the games, not after: `trumps` names the missing extra
+        import matplotlib  # noqa: F401
     try:
         matchup = make_matchup(game, bots.split(","), players, preset, time_limit)
         plan = plan_games(matchup, n_games, seed)
