@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from trumps import from_json, new_game
+from trumps import Game, from_json, new_game
 from trumps.cards import card_pretty, parse_card
-from trumps.tui.render import hand_text, preset_name, render, render_plain, seat_names
+from trumps.tui.board import rules_label
+from trumps.tui.render import hand_text, render, render_plain, seat_names
 
 
 def red_at(text: Text, index: int) -> bool:
@@ -36,10 +38,11 @@ def test_kozyri_screen() -> None:
     plain = text.plain
     lines = plain.splitlines()
     assert "Svoi Kozyri · rules: standard · hand 1" in lines[0]
-    assert "Trumps: You ♣ · Bot 1 ♦" in plain
-    assert "Bot 1: 2 cards (known: 9♥ 10♦)" in plain  # 2 players: the hand is deducible (K19)
+    assert "▶ You · 4 cards · trump ♣" in plain
+    # 2 players: the other hand is deducible (K19)
+    assert "  Bot 1 · 2 cards · trump ♦ · known 9♥ 10♦" in plain
     assert "Pile (3 cards, top last): 7♠ 9♣ [J♠]" in plain
-    assert "a pick-up now takes 3 cards" in plain  # K12: J♠ is not my trump
+    assert "Your turn: beat J♠. A pick-up now takes 3 cards." in plain  # K12: not my trump
     assert "Your hand (4): ♠ Q 8   ♥ A   ♣ 6 (trumps)" in plain
     assert lines[-1] == "Legal: " + " ".join(legal) == "Legal: 6C QS"
     assert red_at(text, plain.index("♥ A")) and red_at(text, plain.index("10♦"))
@@ -58,7 +61,8 @@ def test_kozyri_own_trump_pickup_count_and_second_card() -> None:
         }
     )
     plain = render_plain(game.view(0), game.legal_actions(), ["You", "Bot 1"])
-    assert "a pick-up now takes 5 cards" in plain  # K12: my own trump, not the ace
+    # K12: my own trump, not the ace
+    assert "Your turn: you cannot beat Q♣: take. A pick-up now takes 5 cards." in plain
     assert "Pile (7 cards, top last): … 7♠ 8♠ 9♦ 10♥ J♠ [Q♣]" in plain
     assert plain.endswith("Legal: take")
 
@@ -80,7 +84,8 @@ def test_kozyri_three_players_show_no_hidden_card() -> None:
             assert hidden
             for c in hidden:
                 assert card_pretty(parse_card(c)) not in plain, c
-    assert "Trumps: " in plain and "♠" in plain and "♥" in plain and "♦" in plain
+    for s, suit in enumerate("♠♥♦"):
+        assert f" · trump {suit}" in plain.splitlines()[1 + s]
 
 
 def test_kozyri_trump_choice_screen() -> None:
@@ -88,7 +93,7 @@ def test_kozyri_trump_choice_screen() -> None:
     seat = game.current_player
     assert seat is not None
     plain = render_plain(game.view(seat), game.legal_actions(), seat_names(2, seat))
-    assert "choose your trump suit" in plain
+    assert "Your turn: choose your trump suit." in plain
     assert plain.splitlines()[-1].startswith("Legal: trump ")
 
 
@@ -113,7 +118,8 @@ def test_twentyfive_screen() -> None:
     assert "Twenty-Five · rules: classic · hand 1" in plain
     assert "Scores (first to 25): Bot 1 5 · You 0 · Bot 2 0" in plain
     assert "Trumps: ♦ · turn-up 9♦" in plain
-    assert "Previous trick: Bot 1 won (Bot 1 K♠, You Q♠, Bot 2 J♠)" in plain
+    assert "Last trick (1 played this hand), won by Bot 1: Bot 1 K♠, You Q♠, Bot 2 J♠" in plain
+    assert "▶ You · 4 cards" in plain and "  Bot 1 · 3 cards" in plain
     assert "Trick: Bot 1 K♣" in plain
     assert "Your turn: play to K♣ led." in plain
     assert "Your hand (4): ♠ 9   ♥ A   ♦ J (trumps)   ♣ 2" in plain
@@ -144,13 +150,15 @@ def test_twentyfive_fresh_deal_shows_no_hidden_card() -> None:
 def test_twentyfive_teams_and_presets() -> None:
     game = new_game("twentyfive", players=4, rules={"preset": "forty-five", "teams": 2}, seed=2)
     view = game.view(0)
-    assert preset_name("twentyfive", view["rules"]) == "custom"
+    assert rules_label("twentyfive", view["rules"]).startswith("custom: ")
+    assert "teams=2" in rules_label("twentyfive", view["rules"])
     plain = render_plain(view, game.legal_actions(), seat_names(4, 0))
     assert "Scores (first to 45): Team You+Bot 2 0 · Team Bot 1+Bot 3 0" in plain
-    assert preset_name("twentyfive", new_game("twentyfive", rules="forty-five").rules) == (
+    assert rules_label("twentyfive", new_game("twentyfive", rules="forty-five").rules) == (
         "forty-five"
     )
-    assert preset_name("kozyri", new_game("kozyri", rules="pagat").rules) == "pagat"
+    assert rules_label("kozyri", new_game("kozyri", rules="pagat").rules) == "pagat"
+    assert rules_label("kozyri", "pagat") == "pagat"
 
 
 def test_hand_text_and_plain_console_output() -> None:
@@ -163,3 +171,42 @@ def test_hand_text_and_plain_console_output() -> None:
     colour = io.StringIO()
     Console(file=colour, force_terminal=True, color_system="standard").print(text)
     assert "\x1b[" in colour.getvalue()
+
+
+def _public_view(game: Game) -> dict[str, Any]:
+    """What a spectator may see of ``game`` (``Game.view(None)``)."""
+    try:
+        return game.view(None)  # type: ignore[arg-type]
+    except ValueError:  # an engine without view(None): the server's projection of it
+        view = game.view(0)
+        for s in range(game.players):
+            hand = game.view((s + 1) % game.players)["hands"][s]
+            view["hands"][s] = {"count": len(game.to_json()["hands"][s]), "known": hand["known"]}
+        return {**view, "seat": None, "joker_discard": None}
+
+
+def test_twentyfive_joker_turned_up_renders_for_every_seat_and_spectators() -> None:
+    """F17a: the dealer took the turned-up joker and owes a discard; no trump suit yet."""
+    game = new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
+    dealer = game.current_player
+    assert dealer is not None
+    assert game.view(dealer)["turnup"] == "JK" and game.view(dealer)["trump"] is None
+    legal = game.legal_actions()
+    dealer_cards = [c for c in game.to_json()["hands"][dealer] if c != "JK"]
+    for seat in range(4):
+        plain = render_plain(game.view(seat), legal if seat == dealer else [], seat_names(4, seat))
+        if seat != dealer:
+            for c in dealer_cards:
+                assert card_pretty(parse_card(c)) not in plain, c
+        assert "Trumps: – · turn-up Joker" in plain
+        if seat == dealer:
+            assert "Your turn: discard a card face down — you took the turned-up joker." in plain
+        else:
+            assert "to move: discard a card face down (took the turned-up joker)." in plain
+        assert "rob" not in plain.replace(plain.splitlines()[-1], "")
+    public = _public_view(game)
+    plain = render_plain(public, [], seat_names(4, 0))
+    assert "Trumps: – · turn-up Joker" in plain and "known Joker" in plain
+    assert "Your hand" not in plain
+    for c in dealer_cards:
+        assert card_pretty(parse_card(c)) not in plain, c

@@ -1,0 +1,180 @@
+"""Cards, suits and actions as the terminal shows them (``10♥``, red suits red).
+
+Shared by ``trumps play``, the online client and its replay.  Every function is pure and
+returns a ``rich.text.Text`` (its ``.plain`` is the text without colour), except
+``typed_action``, which reads what a person typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+
+from trumps.cards import (
+    JOKER,
+    RANKS,
+    RED_SUITS,
+    SUIT_SYMBOLS,
+    action_str,
+    card_str,
+    parse_action,
+    parse_card,
+    parse_suit,
+    rank_of,
+    suit_of,
+)
+from trumps.errors import InvalidAction
+
+RED = "red"
+JOKER_STYLE = "bold magenta"
+
+
+def join(*parts: str | Text) -> Text:
+    """The parts one after another (strings unstyled)."""
+    out = Text()
+    for p in parts:
+        out.append_text(p if isinstance(p, Text) else Text(p))
+    return out
+
+
+def _rank_label(c: int) -> str:
+    rank = RANKS[rank_of(c)]
+    return "10" if rank == "T" else rank
+
+
+def card_text(code: str | int) -> Text:
+    """A card as ``10♥`` (red suits red), the joker as ``Joker``."""
+    c = parse_card(code) if isinstance(code, str) else code
+    if c == JOKER:
+        return Text("Joker", style=JOKER_STYLE)
+    s = suit_of(c)
+    return Text(_rank_label(c) + SUIT_SYMBOLS[s], style=RED if s in RED_SUITS else "")
+
+
+def suit_text(suit: str | int | None) -> Text:
+    """A suit symbol (red suits red); ``–`` for none."""
+    if suit is None:
+        return Text("–")
+    s = parse_suit(suit) if isinstance(suit, str) else suit
+    return Text(SUIT_SYMBOLS[s], style=RED if s in RED_SUITS else "")
+
+
+def cards_text(codes: Sequence[str | int], sep: str = " ") -> Text:
+    """Cards in the order given, separated by ``sep``."""
+    return Text(sep).join(card_text(c) for c in codes)
+
+
+def card_key(code: str) -> tuple[int, int]:
+    """The order a hand is shown in: by suit (♠ ♥ ♦ ♣, the joker last), high cards first."""
+    c = parse_card(code)
+    if c == JOKER:
+        return (4, 0)
+    return (suit_of(c), -c)
+
+
+def sorted_cards(codes: Sequence[Any]) -> list[str]:
+    """``codes`` as strings in hand order (``card_key``)."""
+    return sorted((str(c) for c in codes), key=card_key)
+
+
+def hand_text(codes: Sequence[str], marked_suit: int | None = None) -> Text:
+    """A hand grouped by suit (♠ ♥ ♦ ♣), high cards first: ``♠ A K 9   ♥ Q 6``; the
+    ``marked_suit`` group gets ``(trumps)``."""
+    cards = [parse_card(c) for c in codes]
+    groups: list[Text] = []
+    for s in range(4):
+        in_suit = sorted((c for c in cards if c != JOKER and suit_of(c) == s), reverse=True)
+        if not in_suit:
+            continue
+        style = RED if s in RED_SUITS else ""
+        g = Text(SUIT_SYMBOLS[s], style=f"{style} bold" if style else "bold")
+        for c in in_suit:
+            g.append(" " + _rank_label(c), style=style)
+        if s == marked_suit:
+            g.append(" (trumps)", style="dim")
+        groups.append(g)
+    if JOKER in cards:
+        groups.append(Text("Joker", style=JOKER_STYLE))
+    return Text("   ").join(groups) if groups else Text("(no cards)")
+
+
+# ---------------------------------------------------------------- actions
+
+
+def joker_discard_owed(view: Mapping[str, Any] | None) -> bool:
+    """True while a Twenty-Five dealer owes the discard for a turned-up joker: the view
+    then names no trump suit yet."""
+    return (
+        view is not None
+        and view.get("game") == "twentyfive"
+        and view.get("trump") is None
+        and view.get("to_move") is not None
+        and view.get("outcome") is None
+    )
+
+
+def is_discard(action: str, view: Mapping[str, Any] | None = None) -> bool:
+    """True for the joker discard: ``discard XX`` (or, from an engine that still words it
+    ``rob XX``, a rob while the discard is owed)."""
+    head = action.split(" ", 1)[0]
+    return head == "discard" or (head == "rob" and joker_discard_owed(view))
+
+
+def action_label(action: str, view: Mapping[str, Any] | None = None) -> Text:
+    """An action as shown: ``10♥``, ``take``, ``trump ♠``, ``rob (discard 9♠)``,
+    ``discard 9♠``; ``view`` (the position the action is played in) tells a joker discard
+    worded ``rob XX`` from a rob.  Another seat's private action reads ``robs the turn-up``
+    or ``discards face down``."""
+    head, _, rest = action.partition(" ")
+    try:
+        if not rest:
+            if head == "take":
+                return Text("take")
+            if head == "rob":
+                return Text("robs the turn-up")
+            if head == "discard":
+                return Text("discards a card face down")
+            return card_text(action)
+        if head == "trump":
+            return join("trump ", suit_text(rest))
+        if is_discard(action, view):
+            return join("discard ", card_text(rest))
+        if head == "rob":
+            return join("rob (discard ", card_text(rest), ")")
+    except InvalidAction:
+        pass
+    return Text(action)
+
+
+def typed_action(text: str, legal: Sequence[str]) -> str:
+    """The canonical action for what a person typed (``th``, ``10♥``, ``take``, ``trump s``,
+    ``rob 9s``, ``discard 9s``); raises ``InvalidAction`` with a one-line reason.  Whether
+    it is legal is for the game to say; ``discard XX`` maps to the legal action that makes
+    that discard however the engine words it."""
+    words = text.split()
+    if words and words[0].lower() == "discard":
+        if len(words) != 2:
+            raise InvalidAction(f"{text!r}: write discard then a card, e.g. discard 9S")
+        card = card_str(parse_card(words[1]))
+        for form in (f"discard {card}", f"rob {card}"):
+            if form in legal:
+                return form
+        return f"discard {card}"
+    return action_str(parse_action(text))
+
+
+__all__ = [
+    "action_label",
+    "card_key",
+    "card_text",
+    "cards_text",
+    "hand_text",
+    "is_discard",
+    "join",
+    "joker_discard_owed",
+    "sorted_cards",
+    "suit_text",
+    "typed_action",
+]
