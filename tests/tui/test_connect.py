@@ -26,9 +26,11 @@ from textual.widgets import Select, Static
 
 from trumps.ai import Limits, make_bot
 from trumps.tui.connect import ConnectApp
-from trumps.tui.connect.app import GameForm, HandBar, LobbyScreen, TableScreen
+from trumps.tui.connect.form import GameForm
+from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import ClientState, FeedItem, TableModel
 from trumps.tui.connect.net import parse_invite, server_address
+from trumps.tui.connect.table import HandBar, TableScreen
 from trumps.tui.connect.text import choices
 
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e

@@ -1,0 +1,195 @@
+"""The form that starts something: create a table, play the computer, or a quick match."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select
+
+from trumps.games import GAMES
+from trumps.server.protocol import MAX_SEATS
+from trumps.tui.connect.common import BOT_LEVELS
+from trumps.tui.connect.model import Msg
+
+__all__ = ["GameForm"]
+
+SEAT_KINDS = ("human", *BOT_LEVELS)
+
+
+class GameForm(ModalScreen["Msg | None"]):
+    """The request to start something: ``create`` a table, play the ``computer``, or a
+    ``quick`` match.  Dismisses with the protocol message to send (or None)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    TITLES: ClassVar[dict[str, str]] = {
+        "create": "Create a table",
+        "computer": "Play the computer",
+        "quick": "Quick match: the next person asking for the same game and rules",
+    }
+
+    def __init__(self, mode: str, game: str = "kozyri") -> None:
+        super().__init__()
+        self.mode, self.game = mode, game
+
+    def compose(self) -> ComposeResult:
+        cls = GAMES[self.game]
+        with VerticalScroll(classes="dialog form"):
+            yield Label(self.TITLES[self.mode], classes="heading")
+            with Horizontal(classes="row"):
+                yield Label("Game", classes="field")
+                yield Select(
+                    [(c.title, gid) for gid, c in GAMES.items()],
+                    value=self.game,
+                    allow_blank=False,
+                    id="game",
+                    compact=True,
+                )
+            with Horizontal(classes="row"):
+                yield Label("Rules", classes="field")
+                yield Select(
+                    self._presets(self.game),
+                    value=cls.DEFAULT_PRESET,
+                    allow_blank=False,
+                    id="preset",
+                    compact=True,
+                )
+            if self.mode == "computer":
+                with Horizontal(classes="row"):
+                    yield Label("Players", classes="field")
+                    yield Input(
+                        str(cls.default_players), id="players", type="integer", compact=True
+                    )
+                with Horizontal(classes="row"):
+                    yield Label("Computer", classes="field")
+                    yield Select(
+                        [(level, level) for level in BOT_LEVELS],
+                        value="medium",
+                        allow_blank=False,
+                        id="level",
+                        compact=True,
+                    )
+            if self.mode == "create":
+                with Horizontal(classes="row"):
+                    yield Label("Seats", classes="field")
+                    yield Input(
+                        self._default_seats(self.game),
+                        id="seats",
+                        placeholder="human, human, hard …",
+                        compact=True,
+                    )
+                with Horizontal(classes="row"):
+                    yield Label("Clock", classes="field")
+                    yield Input(id="clock", placeholder="base+increment, e.g. 180+2", compact=True)
+                with Horizontal(classes="row"):
+                    yield Label("On timeout", classes="field")
+                    yield Select(
+                        [("a default move", "move"), ("forfeit", "forfeit")],
+                        value="move",
+                        allow_blank=False,
+                        id="on_timeout",
+                        compact=True,
+                    )
+                with Horizontal(classes="row"):
+                    yield Label("", classes="field")
+                    yield Checkbox("Private (invite only)", id="private", compact=True)
+            yield Label("", id="problem", classes="problem", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Start", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    @staticmethod
+    def _presets(game: str) -> list[tuple[str, str]]:
+        cls = GAMES[game]
+        return [(f"{name} — {p.doc}"[:60], name) for name, p in cls.PRESETS.items()]
+
+    @staticmethod
+    def _default_seats(game: str) -> str:
+        return ", ".join(["human"] * 2 + ["medium"] * (GAMES[game].default_players - 2))
+
+    @on(Select.Changed, "#game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        game = str(event.value)
+        if game == self.game or game not in GAMES:
+            return
+        self.game = game
+        cls = GAMES[game]
+        preset = self.query_one("#preset", Select)
+        preset.set_options(self._presets(game))
+        preset.value = cls.DEFAULT_PRESET
+        for widget in self.query("#players").results(Input):
+            widget.value = str(cls.default_players)
+        for widget in self.query("#seats").results(Input):
+            widget.value = self._default_seats(game)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#ok")
+    @on(Input.Submitted)
+    def _ok(self) -> None:
+        try:
+            msg = self.request()
+        except ValueError as e:
+            self.query_one("#problem", Label).update(str(e))
+            return
+        self.dismiss(msg)
+
+    def request(self) -> Msg:
+        """The message this form asks for; raises ValueError with a reason."""
+        cls = GAMES[self.game]
+        preset = str(self.query_one("#preset", Select).value)
+        if self.mode == "quick":
+            return {"type": "quick_match", "game": self.game, "rules": preset}
+        if self.mode == "computer":
+            text = self.query_one("#players", Input).value.strip()
+            players = int(text) if text.isdigit() else 0
+            top = min(cls.max_players, MAX_SEATS)
+            if not cls.min_players <= players <= top:
+                raise ValueError(f"{cls.title} is for {cls.min_players}–{top} players")
+            level = str(self.query_one("#level", Select).value)
+            return {
+                "type": "play_computer",
+                "game": self.game,
+                "players": players,
+                "level": level,
+                "rules": preset,
+            }
+        seats = [s.strip().lower() for s in self.query_one("#seats", Input).value.split(",")]
+        seats = [s for s in seats if s]
+        bad = [s for s in seats if s not in SEAT_KINDS]
+        if bad:
+            raise ValueError(f"a seat is one of {', '.join(SEAT_KINDS)}, not {bad[0]!r}")
+        top = min(cls.max_players, MAX_SEATS)
+        if not cls.min_players <= len(seats) <= top:
+            raise ValueError(f"{cls.title} is for {cls.min_players}–{top} seats")
+        if "human" not in seats:
+            raise ValueError("keep at least one seat human (yours)")
+        msg: Msg = {
+            "type": "create_table",
+            "game": self.game,
+            "rules": preset,
+            "seats": seats,
+            "private": self.query_one("#private", Checkbox).value,
+            "on_timeout": str(self.query_one("#on_timeout", Select).value),
+        }
+        clock = self.query_one("#clock", Input).value.strip()
+        if clock:
+            base, _, inc = clock.partition("+")
+            try:
+                tc = {"base": float(base), "increment": float(inc or 0)}
+            except ValueError:
+                raise ValueError("the clock is base seconds + increment, e.g. 180+2") from None
+            if not (0 < tc["base"] <= 86400 and 0 <= tc["increment"] <= 86400):
+                raise ValueError("the clock is base seconds + increment, e.g. 180+2")
+            msg["time_control"] = tc
+        return msg

@@ -1,0 +1,171 @@
+"""The lobby: the public tables live (join, watch) and the ways to start a game."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable, Footer, Label, Static
+
+from trumps.tui.connect.common import ClientScreen, game_title, say, show
+from trumps.tui.connect.dialogs import Ask
+from trumps.tui.connect.form import GameForm
+from trumps.tui.connect.history import HistoryScreen
+from trumps.tui.connect.model import Change, Msg
+from trumps.tui.connect.net import parse_invite
+from trumps.tui.connect.text import lobby_row
+
+__all__ = ["LobbyScreen"]
+
+
+class LobbyScreen(ClientScreen):
+    """Public tables, and the ways to start a game."""
+
+    ready = False  # composed and mounted: its widgets can be updated
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "join", "Join"),
+        Binding("w", "watch", "Watch"),
+        Binding("c", "create", "Create"),
+        Binding("p", "computer", "Play computer"),
+        Binding("m", "quick", "Quick match"),
+        Binding("i", "invite", "Join by id"),
+        Binding("t", "my_table", "My table"),
+        Binding("h", "history", "History"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", markup=False, id="conn", classes="topline")
+        yield Static("", markup=False, id="waiting")
+        yield Label("Public tables — Enter/j join · w watch", classes="heading")
+        table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static("", markup=False, id="mine")
+        yield Static("", markup=False, id="lobby-status", classes="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#tables", DataTable)
+        table.add_columns("Table", "Game", "Rules", "Seats", "Open", "State", "Clock")
+        self.ready = True
+        self.update_view(Change("status"))
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        if not self.ready:
+            return
+        show(self.query_one("#lobby-status", Static), "")
+        self.update_view(Change("table_list"))
+        if self.client.state.welcomed:
+            self.client.send({"type": "list_tables"})
+
+    def update_view(self, change: Change) -> None:
+        st = self.client.state
+        who = st.name or self.client.name
+        show(
+            self.query_one("#conn", Static),
+            f"trumps · {self.client.server.http_url} · {who} · {self.client.status}",
+        )
+        if st.waiting is not None:
+            show(
+                self.query_one("#waiting", Static),
+                Text(
+                    f"Quick match: waiting for another player of {game_title(str(st.waiting['game']))} "
+                    f"({st.waiting.get('rules') or 'default rules'}) — m to cancel",
+                    style="bold yellow",
+                ),
+            )
+        else:
+            show(self.query_one("#waiting", Static), "")
+        if change.kind in ("table_list", "welcome", "status"):
+            self._fill_tables()
+        mine = [t for t in st.tables.values() if not t.left and t.outcome is None]
+        if mine:
+            parts = []
+            for t in mine:
+                state = "your turn" if t.my_turn else ("watching" if t.seat is None else "playing")
+                parts.append(f"{t.table_id} ({game_title(t.game)}, {state})")
+            show(self.query_one("#mine", Static), "Your tables (t): " + " · ".join(parts))
+        else:
+            show(self.query_one("#mine", Static), "")
+        if change.kind == "error" and change.table_id is None:
+            show(self.query_one("#lobby-status", Static), Text(change.text, style="bold red"))
+
+    def _fill_tables(self) -> None:
+        table = self.query_one("#tables", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for summary in self.client.state.lobby:
+            table.add_row(*(Text(c) for c in lobby_row(summary)), key=str(summary.get("table_id")))
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1))
+
+    def _selected(self) -> str | None:
+        table = self.query_one("#tables", DataTable)
+        if not table.row_count:
+            say(self, "No public table yet: create one (c) or play the computer (p).")
+            return None
+        row = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key
+        return str(row.value)
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+    def action_join(self) -> None:
+        table_id = self._selected()
+        if table_id is not None:
+            self.connect_app.open_or_request(table_id, watch=False)
+
+    def action_watch(self) -> None:
+        table_id = self._selected()
+        if table_id is not None:
+            self.connect_app.open_or_request(table_id, watch=True)
+
+    def _form(self, mode: str) -> None:
+        def done(msg: Msg | None) -> None:
+            if msg is not None and not self.client.send(msg):
+                say(self, "Not connected yet.", severity="error")
+
+        self.app.push_screen(GameForm(mode), done)
+
+    def action_create(self) -> None:
+        self._form("create")
+
+    def action_computer(self) -> None:
+        self._form("computer")
+
+    def action_quick(self) -> None:
+        if self.client.state.waiting is not None:
+            self.client.cancel_quick_match()
+            self.update_view(Change("waiting"))
+            return
+        self._form("quick")
+
+    def action_invite(self) -> None:
+        def done(text: str | None) -> None:
+            if not text:
+                return
+            table_id = parse_invite(text)
+            if table_id is None:
+                say(self, "That is not a table id or an invite link.", severity="error")
+            else:
+                self.connect_app.open_or_request(table_id, watch=False)
+
+        self.app.push_screen(Ask("Table id or invite link:", "t-… or http://…/?table=t-…"), done)
+
+    def action_my_table(self) -> None:
+        mine = [t for t in self.client.state.tables.values() if not t.left]
+        mine.sort(key=lambda t: (t.outcome is not None, not t.my_turn))
+        if not mine:
+            say(self, "You are at no table.")
+            return
+        self.connect_app.show_table(mine[0].table_id)
+
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen())
