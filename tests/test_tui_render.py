@@ -5,12 +5,16 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
 from rich.text import Text
 
 from trumps import Game, from_json, new_game
 from trumps.cards import card_pretty, parse_card
+from trumps.errors import InvalidAction
 from trumps.tui.board import rules_label
+from trumps.tui.cardtext import action_label, typed_action
+from trumps.tui.play import Session
 from trumps.tui.render import hand_text, render, render_plain, seat_names
 
 
@@ -210,3 +214,62 @@ def test_twentyfive_joker_turned_up_renders_for_every_seat_and_spectators() -> N
     assert "Your hand" not in plain
     for c in dealer_cards:
         assert card_pretty(parse_card(c)) not in plain, c
+
+
+def _session_output(game: Game, human: int, lines: list[str]) -> str:
+    """Play ``lines`` at ``trumps play``'s prompt (then end of input); everything printed."""
+    out = io.StringIO()
+    console = Console(file=out, highlight=False, soft_wrap=True)
+    feed = iter(lines)
+    session = Session(game, human, "random", console, lambda _prompt: next(feed, None))
+    session.run()
+    return out.getvalue()
+
+
+def test_joker_discard_is_typed_and_told_as_a_discard() -> None:
+    """F17a: the dealer who took the turned-up joker types ``discard XX``; the screen, the
+    help and the narration call it a discard, never a rob of the turn-up."""
+    game = new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
+    dealer = game.current_player
+    assert dealer is not None
+    printed = _session_output(game, dealer, ["help", "discard 9C", "discard jk", "discard qc"])
+    assert "discard XX  discard XX face down when you took the turned-up joker" in printed
+    assert "You do not hold 9♣." in printed and "You cannot discard Joker." in printed
+    assert "You discard Q♣ face down (you took the turned-up joker)." in printed
+    before = printed.split("You discard Q♣")[0]
+    assert "Your turn: discard a card face down — you took the turned-up joker." in before
+    assert "rob the turn-up" not in before and "robs the turn-up" not in before
+    assert len(game.history) >= 1 and "QC" in game.history[0]
+    assert game.view(dealer)["trump"] is not None
+
+
+def test_a_bot_dealer_discarding_is_told_without_the_card() -> None:
+    game = new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
+    dealer = game.current_player
+    assert dealer is not None
+    human = (dealer + 1) % 4
+    mine = game.view(human)["hands"][human][0]
+    printed = _session_output(game, human, [f"discard {mine}"])
+    names = seat_names(4, human)
+    assert f"{names[dealer]} discards a card face down (took the turned-up joker)." in printed
+    discarded = game.history[0].split()[1]
+    assert f"{card_pretty(parse_card(discarded))} face down" not in printed
+    assert "There is no discard to make now." in printed
+
+
+def test_action_labels_and_typed_actions_know_the_discard() -> None:
+    game = new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
+    dealer = game.current_player
+    assert dealer is not None
+    view = game.view(dealer)
+    legal = game.legal_actions()
+    owed = legal[0].split()[1]
+    assert typed_action(f"discard {owed.lower()}", legal) in legal
+    assert action_label(typed_action(f"discard {owed}", legal), view).plain.startswith("discard ")
+    assert action_label("discard QC").plain == "discard Q♣"
+    assert action_label("discard").plain == "discards a card face down"
+    assert action_label("rob 9S").plain == "rob (discard 9♠)"  # a rob of a real turn-up
+    assert action_label("rob").plain == "robs the turn-up"
+    assert action_label("trump h").plain == "trump ♥"
+    with pytest.raises(InvalidAction, match="discard then a card"):
+        typed_action("discard", legal)

@@ -19,12 +19,13 @@ from rich.console import Console
 from rich.text import Text
 
 from trumps.ai import BOTS, Bot, Limits, make_bot
-from trumps.ai.simple import hand_size, kozyri_pickup_count, kozyri_trump_of
-from trumps.cards import TAKE, action_str, card_str, parse_action, parse_card
+from trumps.cards import TAKE, action_str, card_str, parse_action
 from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import Game, new_game
 from trumps.records import dumps, record_of
-from trumps.tui.render import card_text, legal_line, render, seat_names, suit_text
+from trumps.tui.board import hand_size, take_count
+from trumps.tui.cardtext import card_text, is_discard, joker_discard_owed, suit_text, typed_action
+from trumps.tui.render import legal_line, render, seat_names
 
 #: Reads one line after printing a prompt; None at end of input.
 ReadLine = Callable[[str], "str | None"]
@@ -50,6 +51,7 @@ of your trump suit, or the whole pile if it is your trump ace.  Shed all your ca
 the last player holding cards loses."""
 
 HELP_TWENTYFIVE = """  rob XX      take the turn-up into your hand, discarding XX (if you hold the trump ace)
+  discard XX  discard XX face down when you took the turned-up joker as the dealer
 
 Twenty-Five in brief: five cards each, the turn-up's suit is trumps.  The 5 of trumps
 is the best card, then the J of trumps, then the A♥ (always a trump).  Follow a plain
@@ -194,26 +196,39 @@ class Session:
                 self.say(Text(error, style="yellow"))
                 continue
             self.marks.append(len(g.history))
-            self.apply(self.human, action_str(parse_action(cmd)))
+            self.apply(self.human, self.action_of(cmd))
             return True
+
+    def action_of(self, cmd: str) -> str:
+        """The canonical action for what the human typed (``discard XX`` in whatever
+        words the engine has for it); raises ``InvalidAction``."""
+        return typed_action(cmd, self.game.legal_actions())
 
     def check(self, cmd: str) -> str | None:
         """None if ``cmd`` is a legal action now, else a one-line message."""
         g = self.game
         try:
-            code = parse_action(cmd)
+            action = self.action_of(cmd)
         except InvalidAction as e:
             return f"{e}. Type help for the commands."
-        if code in g.legal_codes():
+        if action in g.legal_actions():
             return None
         shown = " ".join(g.legal_actions())
-        if code < 64:
-            hand = g.view(self.human)["hands"][self.human]
-            if card_str(code) not in hand:
-                return f"You do not hold {card_text(code).plain}. Legal: {shown}"
+        view = g.view(self.human)
+        hand = view["hands"][self.human]
+        if action.startswith("discard "):
+            card = action.split()[1]
+            if card not in hand:
+                return f"You do not hold {card_text(card).plain}. Legal: {shown}"
+            if not joker_discard_owed(view):
+                return f"There is no discard to make now. Legal: {shown}"
+            return f"You cannot discard {card_text(card).plain}. Legal: {shown}"
+        code = parse_action(action)
+        if code < 64 and card_str(code) not in hand:
+            return f"You do not hold {card_text(code).plain}. Legal: {shown}"
         try:
-            g.clone().play(cmd)
-        except IllegalAction as e:
+            g.clone().play(action)
+        except (IllegalAction, InvalidAction) as e:
             short = str(e).split(" in ")[0].split(";")[0]
             return f"{short} now. Legal: {shown}"
         return f"{cmd!r} is not legal now. Legal: {shown}"
@@ -281,8 +296,9 @@ class Session:
                 .append(" as trumps.")
             )
         elif code == TAKE:
-            pile = before["pile"]
-            n = kozyri_pickup_count(len(pile), parse_card(pile[-1]), kozyri_trump_of(before, seat))
+            n = take_count(before)
+            if n is None:  # a view without the count: what the hand grew by
+                n = hand_size(after, seat) - hand_size(before, seat)
             out.append(Text(f"{who} {verb('take', 'takes')} {n} card{'s' if n != 1 else ''}."))
         else:
             if not before["pile"]:
@@ -313,11 +329,19 @@ class Session:
         who = self.names[seat]
         you = seat == self.human
         out: list[Text] = []
-        if action_str(code).startswith("rob "):
+        action = action_str(code)
+        if is_discard(action, before):
+            if you:
+                t = Text("You discard ").append_text(card_text(action.split()[1]))
+                out.append(t.append(" face down (you took the turned-up joker)."))
+            else:
+                out.append(Text(f"{who} discards a card face down (took the turned-up joker)."))
+            return out
+        if action.startswith("rob "):
             t = Text(f"{who} {'rob' if you else 'robs'} the turn-up ")
             t.append_text(card_text(before["turnup"]))
             if you:
-                t.append(", discarding ").append_text(card_text(code - 128))
+                t.append(", discarding ").append_text(card_text(action.split()[1]))
             out.append(t.append("."))
             return out
         verb = ("lead" if you else "leads") if not before["trick"] else ("play" if you else "plays")
