@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.screen import Screen
 
 from trumps.tui.connect.common import ServerUpdate, say
@@ -126,7 +127,13 @@ class ConnectApp(App[None]):
             self.show_table(change.table_id)
         for screen in self.screen_stack:
             if isinstance(screen, LobbyScreen | TableScreen) and screen.ready:
-                screen.update_view(change)
+                try:
+                    screen.update_view(change)
+                except NoMatches:
+                    # A message that lands while the app shuts down finds the screen's
+                    # widgets already removed: there is nothing left to draw.
+                    if self._running:  # Textual clears it when the shutdown starts
+                        raise
 
 
 def run(url: str, name: str | None = None, token_file: Path | None = None) -> None:
