@@ -22,14 +22,7 @@ def joker_game() -> Game:
 
 def public_view(game: Game) -> dict[str, Any]:
     """What a spectator may see (``Game.view(None)``)."""
-    try:
-        return game.view(None)  # type: ignore[arg-type]
-    except ValueError:  # an engine without view(None): the server's projection of it
-        view = game.view(0)
-        for s in range(game.players):
-            hand = game.view((s + 1) % game.players)["hands"][s]
-            view["hands"][s] = {"count": len(game.to_json()["hands"][s]), "known": hand["known"]}
-        return {**view, "seat": None, "joker_discard": None}
+    return game.view(None)
 
 
 def table(game: Game, seat: int | None, names: list[str]) -> TableModel:

@@ -22,7 +22,7 @@ from typing import Any
 
 from rich.text import Text
 
-from trumps.cards import parse_card, parse_suit
+from trumps.cards import parse_suit
 from trumps.errors import InvalidRules
 from trumps.games import GAMES
 from trumps.games.base import resolve_rules
@@ -97,28 +97,10 @@ def hand_size(view: View, seat: int) -> int:
 
 
 def take_count(view: View) -> int | None:
-    """How many cards ``take`` would pick up now for the seat to move (Svoi Kozyri), or
-    None when the view does not say (empty pile, no one to move, an older server)."""
+    """How many cards ``take`` would pick up now for the seat to move (Svoi Kozyri; the
+    game's K12 answer, carried in the view), or None when the view does not say."""
     count = view.get("take_count")
-    if count is not None:
-        return int(count)
-    return _take_count_until_views_carry_it(view)
-
-
-def _take_count_until_views_carry_it(view: View) -> int | None:
-    # Views from before the ``take_count`` key: ask the game's own rule code (K12) with the
-    # view's pile and the mover's trump.  Goes once every view carries ``take_count``.
-    from trumps.games.kozyri._core import take_count as core_take_count
-
-    pile = view.get("pile") or []
-    seat = view.get("to_move")
-    trumps = view.get("trumps") or []
-    if not pile or not isinstance(seat, int) or seat >= len(trumps):
-        return None
-    trump = trumps[seat]
-    return core_take_count(
-        parse_card(pile[-1]), -1 if trump is None else parse_suit(trump), len(pile)
-    )
+    return None if count is None else int(count)
 
 
 def marked_suit(view: View, seat: int | None) -> int | None:

@@ -18,7 +18,6 @@ from trumps.cards import (
     RED_SUITS,
     SUIT_SYMBOLS,
     action_str,
-    card_str,
     parse_action,
     parse_card,
     parse_suit,
@@ -116,8 +115,8 @@ def joker_discard_owed(view: Mapping[str, Any] | None) -> bool:
 
 
 def is_discard(action: str, view: Mapping[str, Any] | None = None) -> bool:
-    """True for the joker discard: ``discard XX`` (or, from an engine that still words it
-    ``rob XX``, a rob while the discard is owed)."""
+    """True for the joker discard: ``discard XX`` (or, in an old record that words it
+    ``rob XX``, a rob while the discard is owed in ``view``)."""
     head = action.split(" ", 1)[0]
     return head == "discard" or (head == "rob" and joker_discard_owed(view))
 
@@ -148,20 +147,13 @@ def action_label(action: str, view: Mapping[str, Any] | None = None) -> Text:
     return Text(action)
 
 
-def typed_action(text: str, legal: Sequence[str]) -> str:
+def typed_action(text: str) -> str:
     """The canonical action for what a person typed (``th``, ``10♥``, ``take``, ``trump s``,
     ``rob 9s``, ``discard 9s``); raises ``InvalidAction`` with a one-line reason.  Whether
-    it is legal is for the game to say; ``discard XX`` maps to the legal action that makes
-    that discard however the engine words it."""
+    it is legal is for the game to say."""
     words = text.split()
-    if words and words[0].lower() == "discard":
-        if len(words) != 2:
-            raise InvalidAction(f"{text!r}: write discard then a card, e.g. discard 9S")
-        card = card_str(parse_card(words[1]))
-        for form in (f"discard {card}", f"rob {card}"):
-            if form in legal:
-                return form
-        return f"discard {card}"
+    if words and words[0].lower() == "discard" and len(words) != 2:
+        raise InvalidAction(f"{text!r}: write discard then a card, e.g. discard 9S")
     return action_str(parse_action(text))
 
 

@@ -200,9 +200,8 @@ class Session:
             return True
 
     def action_of(self, cmd: str) -> str:
-        """The canonical action for what the human typed (``discard XX`` in whatever
-        words the engine has for it); raises ``InvalidAction``."""
-        return typed_action(cmd, self.game.legal_actions())
+        """The canonical action for what the human typed; raises ``InvalidAction``."""
+        return typed_action(cmd)
 
     def check(self, cmd: str) -> str | None:
         """None if ``cmd`` is a legal action now, else a one-line message."""

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Label, Static
 
+from trumps.tui.cardtext import action_label
 from trumps.tui.connect.common import ClientScreen, game_title, show
 from trumps.tui.connect.model import Msg
 from trumps.tui.connect.net import HttpError
@@ -144,7 +145,8 @@ class ReplayScreen(ClientScreen):
         if i > 0:
             actor = self.positions[i - 1].get("to_move")
             who = names[actor] if isinstance(actor, int) and actor < len(names) else "?"
-            head += f": {who} played {actions[i - 1] if i - 1 < len(actions) else '?'}"
+            action = str(actions[i - 1]) if i - 1 < len(actions) else "?"
+            head += f": {who} played {action_label(action, self.positions[i - 1]).plain}"
         if i == len(self.positions) - 1 and self.record.get("outcome"):
             o = self.record["outcome"]
             winners = ", ".join(names[s] for s in o.get("winners", []) if s < len(names))

@@ -210,7 +210,7 @@ class TableScreen(ClientScreen):
         if not text:
             return
         try:
-            action = typed_action(text, self.model.legal)
+            action = typed_action(text)
         except InvalidAction as e:
             say(self, str(e), severity="error")
             return
