@@ -233,8 +233,7 @@ def test_play_the_computer_to_the_end(server: ServerProc, tmp_path: Path) -> Non
             await until(pilot, lambda: any(_played(t, 0, hinted)), "the hinted move")
             moves = await play_to_end(pilot, app, table_id, rng)
             assert moves > 0
-            await pilot.pause()
-            assert "Game over" in status_text(app)
+            await until(pilot, lambda: "Game over" in status_text(app), "the result shown")
             assert t.record_id is not None
             # A rematch: a new table, same seat, same bot; resigned at once (with a confirm).
             await pilot.press("n")
@@ -320,12 +319,14 @@ def test_private_table_with_a_second_player(server: ServerProc, tmp_path: Path) 
                 await play_to_end(pilot, app, table_id, rng)
                 over = await asyncio.wait_for(other, TIMEOUT)
                 assert over["outcome"] == table(app, table_id).outcome
-                await pilot.pause()
-                assert "Game over" in status_text(app)
+                await until(pilot, lambda: "Game over" in status_text(app), "the result shown")
                 # Taras asks for a rematch: the app hears the offer, n sits down at it.
                 await taras.send({"type": "rematch", "table_id": table_id})
                 await until(pilot, lambda: table(app, table_id).rematch is not None, "the offer")
-                assert "Taras started a rematch" in status_text(app)
+                # The model hears the offer first; the screen redraws when its update arrives.
+                await until(
+                    pilot, lambda: "Taras started a rematch" in status_text(app), "the offer shown"
+                )
                 await pilot.press("n")
                 await until(pilot, lambda: on_table(app) not in (None, table_id), "the rematch")
                 again = table(app, str(on_table(app)))
