@@ -84,6 +84,9 @@ def solve(*, position: str, time_limit: float, node_limit: int | None, as_json: 
         raise click.ClickException(
             f"{position}: the solver needs a kozyri position, not game {data.get('game')!r}"
         )
+    if sys.stderr.isatty():
+        # A person is waiting: say that the search runs and how to stop it.
+        click.echo(f"Searching (Ctrl-C stops) for at most {time_limit:g} s …", err=True)
     try:
         result = solve_position(data, time_limit, node_limit)
     except InvalidPosition as e:
