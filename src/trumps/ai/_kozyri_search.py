@@ -28,12 +28,20 @@ engine's own (a terminal draw); near the cap the ply count joins the table key.
 
 Budget.  ``nodes`` counts searched positions; the clock (``time.perf_counter``) and
 the node limit are checked every ``CHECK_EVERY`` nodes (the node limit exactly, so a
-node-limited search is deterministic).  On a stop the unfinished iteration's result is
-discarded except for a root move that already proved better than the previous best.
+node-limited search is deterministic), and so is ``poll`` when given: a callable that
+returns True to stop now (``interrupted``; the caller's way to honour Ctrl-C, which must
+never be raised inside this compiled code).  On a stop the unfinished iteration's result
+is discarded except for a root move that already proved better than the previous best.
+
+Arithmetic.  mypyc multiplies tagged ints natively only when both operands are small
+and non-negative; any other product goes through Python objects (slower, and a slow
+path that aborts the process if an exception appears there).  The hot code therefore
+multiplies non-negative values only and builds sort keys with shifts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter
 from typing import Final
 
@@ -125,6 +133,7 @@ class SearchResult:
         self.nodes: int = 0
         self.seconds: float = 0.0
         self.stopped: bool = False  # a limit ended the search
+        self.interrupted: bool = False  # ``poll`` ended it
         self.pv: list[int] = []
         self.scores: dict[int, int] = {}  # root move → score (bounds for non-best moves)
 
@@ -154,6 +163,8 @@ class KozyriSearch:
         self.nodes = 0
         self.next_check = 0
         self.stop = False
+        self.poll: Callable[[], bool] | None = None  # see the module doc
+        self.interrupted = False
         self.hz = 0  # horizon cuts and depth-limited table hits (see the module doc)
         self.rep_low = INF  # lowest path index a subtree scored a repetition of
         self.tt: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
@@ -195,6 +206,7 @@ class KozyriSearch:
                 break
             depth += 1
         res.stopped = self.stop
+        res.interrupted = self.interrupted
         res.nodes = self.nodes
         res.pv = self.principal_variation(res.best)
         res.seconds = perf_counter() - self.start
@@ -243,6 +255,9 @@ class KozyriSearch:
     def check(self) -> None:
         if self.nodes >= self.node_limit or perf_counter() >= self.deadline:
             self.stop = True
+        elif self.poll is not None and self.poll():
+            self.stop = True
+            self.interrupted = True
         self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
 
     # -- the search -----------------------------------------------------------------
@@ -376,17 +391,17 @@ class KozyriSearch:
                 r = m >> 2
                 own = (m & 3) == tp
                 if facing:
-                    s = -4 * r  # K9: beat with the cheapest card that does
+                    s = -(r << 2)  # K9: beat with the cheapest card that does
                     if own:
                         s -= 100 + 8 * r  # … keeping own trumps, the high ones most
                 else:
-                    s = -3 * r  # shed low cards first
+                    s = -(3 * r)  # shed low cards first
                     if own:
                         s -= 200 + 8 * r
                     if not hq & BEAT[(m << 2) | tq]:
                         s += 600  # the opponent cannot beat it: K11 pick-up
                 s += self.hist[p * 80 + m]
-            keyed.append(s * 128 + m)
+            keyed.append((s << 7) | m)  # = s * 128 + m (m < 128), without a product
         keyed.sort(reverse=True)
         out: list[int] = []
         for k in keyed:
@@ -403,7 +418,7 @@ class KozyriSearch:
         hq = core.hands[q]
         tp = core.trumps[p]
         tq = core.trumps[q]
-        score = w.card * (popcount(hq) - popcount(hp))
+        score = w.card * popcount(hq) - w.card * popcount(hp)
         # Cards the other side cannot beat force pick-ups (K9, K11).
         up = 0
         x = hp
@@ -421,7 +436,7 @@ class KozyriSearch:
             if not hp & BEAT[(c << 2) | tp]:
                 uq += 1
             x ^= low
-        score += w.unbeatable * (up - uq)
+        score += w.unbeatable * up - w.unbeatable * uq
         score += self.trump_strength(hp, tp) - self.trump_strength(hq, tq)
         pile = core.pile
         if pile and not core.owes:

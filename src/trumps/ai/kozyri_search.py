@@ -5,15 +5,24 @@ opponent's whole hand in ``known``, so the position rebuilt from the view is the
 one and alpha-beta (``trumps.ai._kozyri_search``) can solve it.  ``solve`` answers for
 a position or a game; ``KozyriHardBot`` and ``KozyriExpertBot`` play from a view.
 With 3–4 players hands are hidden: these bots refuse (ISMCTS plays those).
+
+Ctrl-C.  While a search runs in the main thread, SIGINT only sets a flag that the
+search polls with its clock (``sigint_deferred``); the search then stops and
+``KeyboardInterrupt`` is raised once it has returned, in ordinary Python code.  An
+interrupt delivered inside the compiled search would instead abort the process.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from time import perf_counter
+from types import FrameType
 from typing import Any, ClassVar
 
 from trumps.ai._kozyri_search import WIN, WIN_MIN, KozyriSearch, SearchResult, Weights
@@ -109,6 +118,57 @@ def _value_of(res: SearchResult) -> tuple[str | None, int | None]:
     return None, None
 
 
+# ---------------------------------------------------------------------------------------
+# Ctrl-C during a search.
+
+_pending = [False]  # a SIGINT arrived while deferred
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    _pending[0] = True
+
+
+def _interrupted() -> bool:
+    # Plain Python on purpose: calling it from the compiled search runs the interpreter,
+    # which first runs any pending signal handler (``_on_sigint``).
+    return _pending[0]
+
+
+def _never() -> bool:
+    return False
+
+
+@contextmanager
+def sigint_deferred() -> Iterator[Callable[[], bool]]:
+    """Defer SIGINT while a compiled search runs; yields the poll the search checks.
+
+    Inside, SIGINT only sets a flag (the poll then returns True).  On leaving, a
+    deferred SIGINT goes to the handler that was installed before (by default it raises
+    ``KeyboardInterrupt``), outside the compiled code.  Outside the main thread, or when
+    SIGINT is ignored or not handled by Python, nothing changes and the poll is always
+    False.  Nested uses share the outer deferral.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield _never
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is _on_sigint:
+        yield _interrupted
+        return
+    if previous is None or previous in (signal.SIG_IGN, signal.SIG_DFL) or not callable(previous):
+        yield _never
+        return
+    _pending[0] = False
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield _interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if _pending[0]:
+            _pending[0] = False
+            previous(signal.SIGINT, None)
+
+
 def run_search(
     core: KozyriCore,
     time_limit: float | None,
@@ -116,14 +176,21 @@ def run_search(
     max_depth: int | None = None,
     weights: Weights | None = None,
 ) -> SearchResult:
-    """Run the iterative-deepening search on ``core`` (restored afterwards)."""
-    return KozyriSearch(
+    """Run the iterative-deepening search on ``core`` (restored afterwards).
+
+    Ctrl-C stops the search and raises ``KeyboardInterrupt`` here (``sigint_deferred``).
+    """
+    search = KozyriSearch(
         core,
         time_limit if time_limit is not None else 0.0,
         node_limit if node_limit is not None else 0,
         max_depth if max_depth is not None else 0,
         weights if weights is not None else Weights(),
-    ).run()
+    )
+    with sigint_deferred() as poll:
+        search.poll = poll
+        res = search.run()
+    return res
 
 
 def solve(
@@ -270,5 +337,6 @@ __all__ = [
     "SolveError",
     "SolveResult",
     "duel_core",
+    "sigint_deferred",
     "solve",
 ]
