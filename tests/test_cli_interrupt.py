@@ -61,9 +61,7 @@ def record_check(path: Path) -> subprocess.CompletedProcess[str]:
 def start_duel(path: Path) -> pexpect.spawn:
     """``trumps play kozyri --opponent expert`` (seed 3: the bot chooses its trump
     first, and leads from a full hand after ours, so that lead is a long search)."""
-    child = spawn(
-        "play", "kozyri", "--opponent", "expert", "--seed", "3", "--save", str(path)
-    )
+    child = spawn("play", "kozyri", "--opponent", "expert", "--seed", "3", "--save", str(path))
     child.expect(LEGAL)
     assert str(child.match.group(1)).startswith("trump ")
     child.expect_exact("> ")

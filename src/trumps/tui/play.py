@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,7 +90,9 @@ def run(
     console: Console | None = None,
     read_line: ReadLine | None = None,
 ) -> int:
-    """Play games until the user stops; the process exit code (0)."""
+    """Play games until the user stops; the process exit code: 0, 130 after Ctrl-C
+    (the game so far is saved first, with ``options.save``), 1 if the record cannot be
+    written."""
     console = console or make_console()
     read = read_line or _input_line
     seed = options.seed
@@ -98,10 +101,18 @@ def run(
             seed = secrets.randbelow(2**31)
         game = new_game(options.game_id, players=options.players, rules=options.rules, seed=seed)
         session = Session(game, options.seat, options.opponent, console, read)
-        finished = session.run()
+        try:
+            finished = session.run()
+        except KeyboardInterrupt:
+            # Ctrl-C keeps the game: the record so far, then one line.
+            if not _save(options.save, game, session.names, "\n"):
+                return 1
+            where = f" Saved the game record to {options.save}." if options.save else ""
+            console.print(Text(f"\nInterrupted.{where}"))
+            return 130
         if options.save is not None:
-            record = record_of(game, session.names)
-            options.save.write_text(dumps(record), encoding="utf-8")
+            if not _save(options.save, game, session.names):
+                return 1
             console.print(Text(f"Saved the game record to {options.save}"))
         if not finished:
             return 0
@@ -109,6 +120,20 @@ def run(
         if answer is None or answer.strip().lower() not in ("y", "yes"):
             return 0
         seed += 1
+
+
+def _save(path: Path | None, game: Game, names: Sequence[str], before: str = "") -> bool:
+    """Write the record of ``game`` to ``path`` (if given); False after a one-line error
+    (on stderr, after ``before``) if it cannot be written."""
+    if path is None:
+        return True
+    try:
+        path.write_text(dumps(record_of(game, names)), encoding="utf-8")
+    except OSError as e:
+        why = e.strerror or str(e)
+        print(f"{before}Error: cannot write the game record to {path}: {why}", file=sys.stderr)
+        return False
+    return True
 
 
 class Session:
