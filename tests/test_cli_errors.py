@@ -55,9 +55,11 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> str:
 
 
 def a_record() -> str:
+    """An unfinished Svoi Kozyri record of 8 actions."""
     game = trumps.new_game("kozyri", seed=9, trumps=["S", "H"])
     for _ in range(6):
         game.play(game.legal_actions()[-1])
+    assert len(game.history) == 8  # the two trump choices, then six moves
     return dumps(record_of(game))
 
 
@@ -68,7 +70,7 @@ def test_record_check_accepts_a_byte_order_mark(tmp_path: Path) -> None:
     path = write(tmp_path, "bom.json", "\ufeff" + a_record())
     result = CliRunner().invoke(cli, ["record", "check", path])
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == "ok: kozyri, 6 actions, not finished"
+    assert result.stdout.strip() == "ok: kozyri, 8 actions, not finished"
 
 
 def test_solve_accepts_a_byte_order_mark(tmp_path: Path) -> None:

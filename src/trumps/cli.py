@@ -9,15 +9,24 @@
 ``trumps connect URL``  the terminal client of a server
 
 Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
-``serve``, ``connect``) attach to the same ``cli`` group.  Bad options are click usage
-errors (exit code 2), never tracebacks.
+``serve``, ``connect``) attach to the same ``cli`` group.
+
+Failing, the same way for every command (``TrumpsGroup``): one line on stderr starting
+``Error: `` and no traceback.  Exit code 2 when the command line itself is wrong (an
+unknown command or option, a bad option value, a missing argument: click's usage errors,
+with a pointer to ``--help``), 1 when the command line is fine but the work fails (a file
+that cannot be read or written, a file or position that is not valid, a server that
+cannot start).  Ctrl-C prints ``Interrupted.`` and exits with 130 (``trumps play``
+first saves the game with ``--save``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
@@ -32,6 +41,7 @@ from trumps.tui import PlayOptions
 from trumps.tui import run as run_play
 
 GAME_IDS = list(GAMES)
+INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (128 + 2)
 
 # The install extra (pyproject.toml) of an optional package that a command imports late.
 EXTRA_OF = {"matplotlib": ("plot", "trumps arena --plot")}
@@ -39,7 +49,7 @@ EXTRA_OF = {"matplotlib": ("plot", "trumps arena --plot")}
 
 def _missing_extra(extra: str, command: str, module: str | None) -> SystemExit:
     click.echo(
-        f"error: {command} needs the '{extra}' extra ({module} is not installed): "
+        f"Error: {command} needs the '{extra}' extra ({module} is not installed): "
         f"pip install 'trumps[{extra}]' (in a checkout: pip install '.[{extra}]')",
         err=True,
     )
@@ -58,7 +68,54 @@ def needs_extra(extra: str, command: str) -> Iterator[None]:
         raise _missing_extra(extra, command, e.name) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def fail(message: str, code: int) -> NoReturn:
+    """Print ``Error: message`` (one line, stderr) and exit with ``code``."""
+    click.echo(f"Error: {_one_line(message)}", err=True)
+    raise SystemExit(code)
+
+
+class TrumpsGroup(click.Group):
+    """The ``trumps`` group: reports every command's failures in one format (see the
+    module doc) instead of click's several-line usage text."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else (prog_name or "trumps")
+            fail(f"{e.format_message().rstrip('.')}; see '{where} --help'", e.exit_code)
+        except click.ClickException as e:
+            fail(e.format_message(), e.exit_code)
+        except click.Abort as e:
+            if isinstance(e.__cause__, KeyboardInterrupt):
+                click.echo("Interrupted.", err=True)
+                raise SystemExit(INTERRUPTED) from None
+            fail("aborted", 1)
+        except KeyboardInterrupt:  # after click's own handling (e.g. while exiting)
+            click.echo("\nInterrupted.", err=True)
+            raise SystemExit(INTERRUPTED) from None
+        except OSError as e:
+            if e.errno != errno.EPIPE:  # a closed pipe (``| head``) is not an error
+                raise
+            raise SystemExit(1) from None
+        # Non-standalone click returns the command's value or an explicit exit code.
+        raise SystemExit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=TrumpsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trumps", message="%(prog)s %(version)s")
 def cli() -> None:
     """Svoi Kozyri and Twenty-Five: rules engines, bots and play."""
@@ -124,12 +181,7 @@ def play(
             f"seat must be 0–{n - 1} with {n} players, not {seat}", param_hint="'--seat'"
         )
     options = PlayOptions(game, n, name, seed, opponent, seat, save)
-    try:
-        code = run_play(options)
-    except KeyboardInterrupt:
-        click.echo("\nInterrupted.")
-        code = 130
-    raise SystemExit(code)
+    raise SystemExit(run_play(options))  # Ctrl-C outside the game: see TrumpsGroup
 
 
 # ---------------------------------------------------------------------------------------
@@ -203,17 +255,20 @@ def outcome_words(outcome: Outcome | None) -> str:
 
 
 @record.command("check")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 def record_check(file: Path) -> None:
     """Replay the record in FILE through the engine and report."""
     try:
-        game = loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        click.echo(f"error: cannot read {file}: {e}", err=True)
-        raise SystemExit(1) from None
+        # utf-8-sig: a byte-order mark, as some editors write, is not part of the JSON.
+        text = file.read_text(encoding="utf-8-sig")
+    except OSError as e:
+        raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"cannot read {file}: not a text (UTF-8) file") from None
+    try:
+        game = loads(text)
     except InvalidRecord as e:
-        click.echo(f"error: {file}: {e}", err=True)
-        raise SystemExit(1) from None
+        raise click.ClickException(f"{file}: {e}") from None
     click.echo(f"ok: {game.game_id}, {len(game.history)} actions, {outcome_words(game.outcome)}")
 
 
@@ -304,19 +359,24 @@ def serve(
             "use sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB",
             param_hint="'--db'",
         )
-    run_server(
-        host=host,
-        port=port,
-        db=db,
-        secret_file=secret_file,
-        bot_time=bot_time,
-        static=STATIC,
-        catalogs=catalog_json,
-        rate=(rate, rate_minute),
-        bot_workers=bot_workers,
-        seed=seed,
-        log_level=log_level,
-    )
+    try:
+        run_server(
+            host=host,
+            port=port,
+            db=db,
+            secret_file=secret_file,
+            bot_time=bot_time,
+            static=STATIC,
+            catalogs=catalog_json,
+            rate=(rate, rate_minute),
+            bot_workers=bot_workers,
+            seed=seed,
+            log_level=log_level,
+        )
+    except (OSError, ValueError) as e:
+        # Before the server runs: an unreadable or bad secret file, a database directory
+        # that cannot be made.  (Once running, uvicorn reports its own failures.)
+        raise click.ClickException(f"cannot start the server: {e}") from None
 
 
 # ---------------------------------------------------------------------------------------

@@ -111,8 +111,7 @@ def arena(
     try:
         pool = make_executor(executor, play_batch, workers)
     except ExecutorUnavailable as e:
-        click.echo(f"error: {e}", err=True)
-        raise SystemExit(1) from None
+        raise click.ClickException(str(e)) from None
 
     err = Console(file=sys.stderr)
     info = RunInfo()
@@ -130,8 +129,7 @@ def arena(
             task = progress.add_task("games", total=len(plan.specs))
             rows = run_games(plan, pool, on_progress=lambda n: progress.advance(task, n), info=info)
     except BotFailure as e:
-        click.echo(f"error: {e}", err=True)
-        raise SystemExit(1) from None
+        raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
         click.echo("\nInterrupted.", err=True)
         raise SystemExit(130) from None
@@ -144,6 +142,5 @@ def arena(
         try:
             write(results, path)
         except OSError as e:
-            click.echo(f"error: cannot write {path}: {e}", err=True)
-            raise SystemExit(1) from None
+            raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
         click.echo(f"wrote {path}")

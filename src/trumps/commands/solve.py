@@ -24,10 +24,11 @@ DEFAULT_TIME_LIMIT = 10.0
 
 def _load(path: str) -> object:
     try:
+        # A byte-order mark, as some editors write, is not part of the JSON.
         if path == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.read().removeprefix("\ufeff")
         else:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as e:
         raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
