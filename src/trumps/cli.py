@@ -88,12 +88,12 @@ class TrumpsGroup(click.Group):
         prog_name: str | None = None,
         complete_var: str | None = None,
         standalone_mode: bool = True,
-        **extra: Any,
+        **context: Any,
     ) -> Any:
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
+            return super().main(args, prog_name, complete_var, False, **context)
         try:
-            rv = super().main(args, prog_name, complete_var, False, **extra)
+            rv = super().main(args, prog_name, complete_var, False, **context)
         except click.UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else (prog_name or "trumps")
             fail(f"{e.format_message().rstrip('.')}; see '{where} --help'", e.exit_code)
