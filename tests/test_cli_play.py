@@ -42,10 +42,10 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def first_action(legal_line: str) -> str:
-    """The first action of a ``Legal:`` line (``trump S`` and ``rob XX`` are two words)."""
+    """The first action of a ``Legal:`` line (``trump S``, ``rob XX`` and ``discard XX`` are two words)."""
     words = legal_line.split()
     assert words, "an empty Legal: line"
-    if words[0] in ("trump", "rob"):
+    if words[0] in ("trump", "rob", "discard"):
         return " ".join(words[:2])
     return words[0]
 
@@ -288,3 +288,12 @@ def test_version() -> None:
     done = run("--version")
     assert done.returncode == 0
     assert done.stdout.startswith("trumps ")
+
+
+def test_old_preset_name_is_still_accepted() -> None:
+    """The Svoi Kozyri preset `standard` was called `seed`; that name still works."""
+    child = spawn("play", "kozyri", "--rules", "seed", "--seed", "3")
+    child.expect("standard")
+    wait_legal(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

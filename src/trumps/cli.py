@@ -36,6 +36,7 @@ from trumps.commands.arena import arena
 from trumps.commands.solve import solve
 from trumps.errors import InvalidRecord
 from trumps.games import GAMES, Game, Outcome
+from trumps.games.base import preset_named
 from trumps.records import loads
 from trumps.tui import PlayOptions
 from trumps.tui import run as run_play
@@ -170,11 +171,13 @@ def play(
     """Play GAME (kozyri or twentyfive) against the computer."""
     cls = GAMES[game]
     name = preset if preset is not None else cls.DEFAULT_PRESET
-    if name not in cls.PRESETS:
+    found = preset_named(cls.PRESETS, name)
+    if found is None:
         raise click.BadParameter(
             f"{game} has no preset {name!r} (presets: {', '.join(cls.PRESETS)})",
             param_hint="'--rules'",
         )
+    name = found.name  # an earlier name (alias) stands for the preset itself
     n = players_for(game, players, name)
     if seat >= n:
         raise click.BadParameter(
