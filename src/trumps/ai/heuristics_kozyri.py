@@ -29,14 +29,9 @@ import random
 from typing import Any, ClassVar
 
 from trumps.ai.base import Bot, Decision, Limits
-from trumps.ai.simple import (
-    hand_size,
-    kozyri_beats,
-    kozyri_pickup_count,
-    kozyri_trump_of,
-    next_active_seat,
-)
+from trumps.ai.simple import hand_size, kozyri_trump_of, next_active_seat
 from trumps.cards import card_str, parse_card, rank_of, suit_of
+from trumps.games.kozyri.rules import beats, pack, take_count
 
 _SIX_RANK = 4  # rank_of of a six: Svoi Kozyri ranks run 6 … A (K2)
 _ACE_RANK = 12
@@ -56,6 +51,11 @@ def beater_value(c: int, trump: int | None) -> float:
     if trump is not None and suit_of(c) == trump:
         return 1.0 + 0.35 * r + (0.6 if r == _ACE_RANK - _SIX_RANK else 0.0)
     return 0.12 * r
+
+
+def _beats(c: int, top: int, trump: int | None) -> bool:
+    """K9, asked of the game: ``c`` beats ``top`` for a holder of ``trump``."""
+    return beats(c, top, -1 if trump is None else trump)
 
 
 class _Seat:
@@ -89,18 +89,19 @@ class _Table:
             placed.update(known)
             self.others[s] = _Seat(s, kozyri_trump_of(view, s), int(h["count"]), known)
         # K19: every card is in a hand or the pile; the rest are in others' unknown parts.
-        self.pool = [c for c in range(52) if rank_of(c) >= _SIX_RANK and c not in placed]
+        self.pool = [c for c in pack() if c not in placed]
+        self.take_count: int | None = view.get("take_count")  # K12, from the game
         self.unknown_slots = sum(max(0, o.count - len(o.known)) for o in self.others.values())
         self.next = next_active_seat(view, self.seat)
 
     def p_can_beat(self, who: _Seat, c: int) -> float:
         """The chance ``who`` holds a card that beats ``c`` (K9 under their trump)."""
-        if any(kozyri_beats(d, c, who.trump) for d in who.known):
+        if any(_beats(d, c, who.trump) for d in who.known):
             return 1.0
         slots = who.count - len(who.known)
         if who.exact or slots <= 0 or not self.pool:
             return 0.0
-        beaters = sum(1 for d in self.pool if kozyri_beats(d, c, who.trump))
+        beaters = sum(1 for d in self.pool if _beats(d, c, who.trump))
         # Hypergeometric: none of the beaters among their ``slots`` unknown cards.
         total = len(self.pool)
         p_none = 1.0
@@ -110,10 +111,10 @@ class _Table:
 
     def beat_cost(self, who: _Seat, c: int) -> float:
         """Roughly what beating ``c`` costs ``who``: their cheapest beater's value."""
-        known = [beater_value(d, who.trump) for d in who.known if kozyri_beats(d, c, who.trump)]
+        known = [beater_value(d, who.trump) for d in who.known if _beats(d, c, who.trump)]
         if who.exact:
             return min(known, default=0.0)
-        guess = [beater_value(d, who.trump) for d in self.pool if kozyri_beats(d, c, who.trump)]
+        guess = [beater_value(d, who.trump) for d in self.pool if _beats(d, c, who.trump)]
         return min(known + guess, default=0.0)
 
 
@@ -162,7 +163,7 @@ def _attack_score(t: _Table, c: int, hand_after: int, pile_after: int) -> float:
         return _WIN
     p_beat = t.p_can_beat(who, c)
     # K12: what they pick up if they cannot beat it (``c`` on top, seen as they see it).
-    k = kozyri_pickup_count(pile_after, c, who.trump)
+    k = take_count(c, -1 if who.trump is None else who.trump, pile_after)
     # Their pick-up is worth k cards to us, less what the cards are worth to them
     # (their own trumps in the pile are beaters they gain).
     gained = 0.2 * beater_value(c, who.trump)
@@ -210,7 +211,6 @@ def _beat_or_take(t: _Table, legal: list[str], rng: random.Random) -> Decision:
     second = {c: _attack_score(t, c, rest, len(t.pile) + 2) for c in t.hand}
     ranked = sorted(t.hand, key=lambda c: -second[c])
     scores: dict[str, float] = {}
-    top = t.pile[-1]
     for b in beaters:
         if len(t.hand) == 1:
             scores[card_str(b)] = _going_out_by_beating(t, b)
@@ -225,7 +225,8 @@ def _beat_or_take(t: _Table, legal: list[str], rng: random.Random) -> Decision:
         # a light hand with pick-ups wins 0.58 of decided games, this strict one 0.66, so
         # it picks up only when every beat is ruinous (a top trump spent and a card that
         # lets the opponent go out).
-        k = kozyri_pickup_count(len(t.pile), top, t.trump)
+        assert t.take_count is not None  # the view says what "take" would pick up
+        k = t.take_count
         taken = t.pile[len(t.pile) - k :]
         kept = sum(0.7 * beater_value(d, t.trump) for d in taken)
         scores["take"] = -float(k) + kept - _TEMPO

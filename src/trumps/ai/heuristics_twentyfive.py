@@ -29,9 +29,9 @@ from typing import Any, ClassVar
 
 from trumps.ai.base import Bot, Decision, Limits
 from trumps.ai.heuristics_kozyri import KozyriMediumBot
-from trumps.ai.simple import ACE_OF_HEARTS, TrickRanker
 from trumps.ai.views import unseen_cards
-from trumps.cards import RANKS, SUITS, card_str, parse_card, rank_of, suit_of
+from trumps.cards import SUITS, card_str, parse_card, rank_of, suit_of
+from trumps.games.twentyfive.rules import TrickRules
 
 # Weight of a card kept for later against the trick now; measured best near 1.1 (a good
 # card kept also decides which later trick we take, so it is worth a bit more than one).
@@ -49,7 +49,7 @@ class _Table:
     def __init__(self, view: dict[str, Any]) -> None:
         self.seat = int(view["seat"])
         self.n = len(view["hands"])
-        self.ranker = TrickRanker.of_view(view)
+        self.ranker = TrickRules.of_view(view)
         self.hand = [parse_card(c) for c in view["hands"][self.seat]]
         self.trick = [parse_card(c) for c in view["trick"]]
         self.leader = int(view["leader"])
@@ -137,7 +137,7 @@ class TwentyFiveMediumBot(Bot):
         if len(legal) == 1:
             return Decision(legal[0], "the only legal action")
         if view.get("trump") is None:
-            return _joker_discard(legal, rng)
+            return _joker_discard(view, legal, rng)
         t = _Table(view)
         robs = [a for a in legal if a.startswith("rob ")]
         if robs:
@@ -157,16 +157,18 @@ def _pick(scores: dict[int, float], t: _Table, rng: random.Random) -> int:
     return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 
-def _joker_discard(legal: list[str], rng: random.Random) -> Decision:
+def _joker_discard(view: dict[str, Any], legal: list[str], rng: random.Random) -> Decision:
     """F17a: the dealer took the joker and discards before trumps are known.
 
-    With no trump suit yet, keep what is a top trump in any suit (fives, jacks, the A♥)
-    and discard the lowest other card.
+    With no trump suit yet, keep what is one of the top three trumps (F14) whichever suit
+    is turned up next (fives, jacks, the A♥) and discard the lowest other card.
     """
+    rules = {**view["rules"], "renege_cards": "top3"}  # the top three, whatever may renege
+    suits = [TrickRules(s, rules) for s in range(len(SUITS))]
 
     def keep(a: str) -> int:
         c = parse_card(a.split()[1])
-        if RANKS[rank_of(c)] in "5J" or c == ACE_OF_HEARTS:
+        if any(r.may_renege(c) for r in suits):
             return 100
         return rank_of(c)
 
@@ -202,7 +204,7 @@ def _lead(t: _Table, cards: list[int], rng: random.Random) -> Decision:
         # The lowest sure winner: the higher ones (the 5 may renege, F14) keep for later.
         best = min(masters, key=r.value)
         return Decision(card_str(best), "lead a master trump: nobody can beat it")
-    if len(trumps) >= 3 or (len(trumps) >= 2 and r.is_top3(trumps[-1])):
+    if len(trumps) >= 3 or (len(trumps) >= 2 and r.may_renege(trumps[-1])):
         return Decision(card_str(trumps[-1]), "holding several trumps: lead high to draw trumps")
     if plain:
         strong = max(plain, key=lambda c: (p_win[c], r.value(c)))
@@ -244,7 +246,7 @@ def _follow(t: _Table, cards: list[int], rng: random.Random) -> Decision:
         why = "the trick is our side's: do not overtake, discard the weakest"
     else:
         why = "the trick is lost: keep the good cards, discard the weakest"
-    if r.is_trump(led) and r.is_top3(max(t.hand, key=r.value)) and not r.is_trump(best):
+    if not r.is_trump(best) and any(r.privileged(c, led) for c in t.hand):
         why += " (renege: keep the top trump, F14)"
     return Decision(card_str(best), why, {card_str(c): _clip(s) for c, s in scores.items()})
 

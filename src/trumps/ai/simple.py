@@ -1,8 +1,9 @@
 """Simple bots: ``random`` (a uniform legal action) and ``easy`` (a few rules of thumb).
 
-They decide from a seat's view (SPEC §6) and the legal actions alone.  The helpers that
-read a view (trump orders, the K12 pick-up count …) are public for the terminal client
-and later bots.
+They decide from a seat's view and the legal actions alone, and ask the game for every
+rule fact (``trumps.games.kozyri.rules``, ``trumps.games.twentyfive.rules``, the view's
+``take_count``).  The helpers that read a view (hand sizes, known hands, a seat's trump)
+are public for the other bots.
 """
 
 from __future__ import annotations
@@ -11,21 +12,12 @@ import random
 from typing import Any, ClassVar
 
 from trumps.ai.base import Bot, Decision, Limits
-from trumps.cards import (
-    JOKER,
-    RANKS,
-    SUITS,
-    card,
-    card_str,
-    parse_card,
-    parse_suit,
-    rank_of,
-    suit_of,
-)
+from trumps.cards import RANKS, card_str, parse_card, parse_suit, rank_of, suit_of
+from trumps.games.kozyri.rules import beats, next_holder
+from trumps.games.twentyfive.rules import TrickRules
 
 _SIX = RANKS.index("6")
 _ACE = RANKS.index("A")
-ACE_OF_HEARTS = card("A", "H")
 
 
 class RandomBot(Bot):
@@ -70,22 +62,6 @@ def _cards_in(legal: list[str]) -> list[int]:
 # Svoi Kozyri
 
 
-def kozyri_beats(c: int, top: int, trump: int | None) -> bool:
-    """K9: does ``c`` beat ``top`` for a player whose trump suit is ``trump``?"""
-    if suit_of(c) == suit_of(top):
-        return rank_of(c) > rank_of(top)
-    return trump is not None and suit_of(c) == trump
-
-
-def kozyri_pickup_count(pile_size: int, top: int, trump: int | None) -> int:
-    """K12: how many cards a pick-up takes from a pile of ``pile_size`` under ``top``."""
-    if trump is None or suit_of(top) != trump:
-        return min(3, pile_size)  # K12: not the picker's trump: three
-    if rank_of(top) != _ACE:
-        return min(5, pile_size)  # K12: own trump, not the ace: five
-    return pile_size  # K12: the ace of one's own trump: the whole pile
-
-
 def kozyri_trump_of(view: dict[str, Any], seat: int) -> int | None:
     """The trump suit (index) of ``seat`` in a Svoi Kozyri view, or None if unchosen."""
     t = view["trumps"][seat]
@@ -93,13 +69,8 @@ def kozyri_trump_of(view: dict[str, Any], seat: int) -> int | None:
 
 
 def next_active_seat(view: dict[str, Any], seat: int) -> int:
-    """The next seat after ``seat`` that still holds cards (K1, K15)."""
-    n = len(view["hands"])
-    for step in range(1, n):
-        s = (seat + step) % n
-        if hand_size(view, s) > 0:
-            return s
-    return seat
+    """The next seat after ``seat`` that still holds cards (the game's K1, K15 answer)."""
+    return next_holder([hand_size(view, s) for s in range(len(view["hands"]))], seat)
 
 
 def hand_size(view: dict[str, Any], seat: int) -> int:
@@ -135,7 +106,7 @@ def _kozyri_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> 
         best = min(cards, key=cost)
         top_trump = mine is not None and suit_of(best) == mine and rank_of(best) >= _ACE - 1
         if "take" in legal and top_trump:
-            n = kozyri_pickup_count(len(pile), pile[-1], mine)
+            n = int(view["take_count"])  # K12, from the game
             if n <= 2:
                 return Decision("take", f"beating costs a top trump; picking up takes only {n}")
         why = "own trump" if mine is not None and suit_of(best) == mine else "cheapest card"
@@ -152,7 +123,9 @@ def _kozyri_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> 
             s += 3  # only a higher card of their own trump beats it (K9)
         if mine is not None and suit_of(c) == mine:
             s -= 15 + r  # our own trumps are our beaters: keep them
-        if their_hand is not None and not any(kozyri_beats(b, c, theirs) for b in their_hand):
+        if their_hand is not None and not any(
+            beats(b, c, -1 if theirs is None else theirs) for b in their_hand
+        ):
             s += 30  # they cannot beat it: they must pick up
         return s + rng.random() * 0.5
 
@@ -168,94 +141,6 @@ def _card_action(c: int) -> str:
 # Twenty-Five
 
 
-def is_trump_25(c: int, trump: int) -> bool:
-    """F12: a trump is a card of the trump suit, the A♥, or the joker."""
-    return c in (JOKER, ACE_OF_HEARTS) or suit_of(c) == trump
-
-
-def trump_order(trump: int, ranking: str = "classic", joker: bool = False) -> list[int]:
-    """F6/F8: the trumps of a hand, best first."""
-    red = trump in (1, 2)
-    top = [card("5", SUITS[trump]), card("J", SUITS[trump])]
-    if joker:
-        top.append(JOKER)
-    top.append(ACE_OF_HEARTS)
-    if trump != 1:
-        top.append(card("A", SUITS[trump]))
-    top += [card("K", SUITS[trump]), card("Q", SUITS[trump])]
-    numbers = "T9876432" if red or ranking == "as-written" else "2346789T"  # no 5: it is top
-    return top + [card(r, SUITS[trump]) for r in numbers]
-
-
-def plain_order(suit: int, ranking: str = "classic") -> list[int]:
-    """F7/F8: the cards of a plain suit, best first (the A♥ is never a plain heart)."""
-    s = SUITS[suit]
-    if ranking == "as-written":
-        nums = "T98765432" if suit in (1, 2) else "23456789T"
-        aces = "" if suit == 1 else "A"
-        return [card(r, s) for r in "KQJ" + aces + nums]
-    if suit == 1:
-        return [card(r, s) for r in "KQJT98765432"]
-    if suit == 2:
-        return [card(r, s) for r in "KQJT98765432A"]
-    return [card(r, s) for r in "KQJA23456789T"]
-
-
-class TrickRanker:
-    """Card strengths of one Twenty-Five hand, from a view's trump and rules."""
-
-    def __init__(self, trump: int, ranking: str = "classic", joker: bool = False) -> None:
-        self.trump = trump
-        order = trump_order(trump, ranking, joker)
-        self._trump_rank = {c: len(order) - i for i, c in enumerate(order)}
-        self._plain_rank: dict[int, int] = {}
-        for s in range(4):
-            if s != trump:
-                po = plain_order(s, ranking)
-                self._plain_rank.update({c: len(po) - i for i, c in enumerate(po)})
-
-    @classmethod
-    def of_view(cls, view: dict[str, Any]) -> TrickRanker:
-        rules = view.get("rules", {})
-        return cls(
-            parse_suit(view["trump"]),
-            str(rules.get("ranking", "classic")),
-            bool(rules.get("joker", False)),
-        )
-
-    def is_trump(self, c: int) -> bool:
-        return is_trump_25(c, self.trump)
-
-    def value(self, c: int) -> int:
-        """How strong a card is in itself: trumps above every plain card."""
-        if self.is_trump(c):
-            return 100 + self._trump_rank.get(c, 0)
-        return self._plain_rank.get(c, 0)
-
-    def power(self, c: int, led: int) -> int:
-        """F15: the card's strength in a trick led by ``led`` (0: it cannot win)."""
-        if self.is_trump(c):
-            return 100 + self._trump_rank.get(c, 0)
-        if not self.is_trump(led) and suit_of(c) == suit_of(led):
-            return self._plain_rank.get(c, 0)
-        return 0
-
-    def is_top3(self, c: int) -> bool:
-        """The 5 and J of trumps, the A♥ (and the joker)."""
-        return self.is_trump(c) and self._trump_rank.get(c, 0) >= len(self._trump_rank) - 3
-
-
-def trick_winner_so_far(view: dict[str, Any], ranker: TrickRanker) -> tuple[int, int] | None:
-    """(seat, power) of the card winning the current trick so far, or None if empty."""
-    trick = [parse_card(c) for c in view["trick"]]
-    if not trick:
-        return None
-    n = len(view["hands"])
-    leader = int(view["leader"])
-    best_i = max(range(len(trick)), key=lambda i: ranker.power(trick[i], trick[0]))
-    return (leader + best_i) % n, ranker.power(trick[best_i], trick[0])
-
-
 def _side(view: dict[str, Any], seat: int) -> list[int]:
     teams = view.get("teams")
     if teams:
@@ -266,35 +151,39 @@ def _side(view: dict[str, Any], seat: int) -> list[int]:
 
 
 def _twentyfive_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> Decision:
-    ranker = TrickRanker.of_view(view)
+    rules = TrickRules.of_view(view)  # trump -1 while the joker discard is owed (F17a)
     noise = {a: rng.random() * 0.01 for a in legal}
-    robs = [a for a in legal if a.startswith("rob ")]
-    if robs:
-        best = min(robs, key=lambda a: ranker.value(parse_card(a[4:])) + noise[a])
+    gives = [a for a in legal if a.startswith(("rob ", "discard "))]
+    if gives:
+        best = min(gives, key=lambda a: rules.value(parse_card(a.split()[1])) + noise[a])
+        if best.startswith("discard "):
+            return Decision(best, "the joker came up: discard the weakest card (F17a)")
         return Decision(best, "rob the turn-up, discarding the weakest card")
     cards = _cards_in(legal)
     seat = int(view["seat"])
     if not view["trick"]:
-        trumps = sorted((c for c in cards if ranker.is_trump(c)), key=ranker.value)
-        if len(trumps) >= 3 or (trumps and ranker.is_top3(trumps[-1]) and len(trumps) >= 2):
+        trumps = sorted((c for c in cards if rules.is_trump(c)), key=rules.value)
+        if len(trumps) >= 3 or (len(trumps) >= 2 and rules.may_renege(trumps[-1])):
             return Decision(_card_action(trumps[-1]), "holding many trumps: lead the best one")
-        plain = [c for c in cards if not ranker.is_trump(c)] or cards
-        lead = max(plain, key=lambda c: ranker.value(c) + noise[_card_action(c)])
+        plain = [c for c in cards if not rules.is_trump(c)] or cards
+        lead = max(plain, key=lambda c: rules.value(c) + noise[_card_action(c)])
         return Decision(_card_action(lead), "lead the strongest plain card")
-    led = parse_card(view["trick"][0])
-    so_far = trick_winner_so_far(view, ranker)
-    assert so_far is not None
-    winner, best_power = so_far
+    trick = [parse_card(c) for c in view["trick"]]
+    led = trick[0]
     n = len(view["hands"])
-    still_to_play = n - len(view["trick"]) - 1
+    leader = int(view["leader"])
+    winner = rules.winner(trick, leader, n)
+    best_card = trick[(winner - leader) % n]
+    best_power = rules.power(best_card, led)
+    still_to_play = n - len(trick) - 1
 
     def cheapest(cs: list[int]) -> int:
-        return min(cs, key=lambda c: ranker.value(c) + noise[_card_action(c)])
+        return min(cs, key=lambda c: rules.value(c) + noise[_card_action(c)])
 
-    if winner in _side(view, seat) and (still_to_play == 0 or best_power >= 100):
+    if winner in _side(view, seat) and (still_to_play == 0 or rules.is_trump(best_card)):
         return Decision(_card_action(cheapest(cards)), "the trick is ours: discard the lowest")
-    winning = [c for c in cards if ranker.power(c, led) > best_power]
+    winning = [c for c in cards if rules.power(c, led) > best_power]
     if winning:
-        c = min(winning, key=lambda c: ranker.power(c, led) + noise[_card_action(c)])
+        c = min(winning, key=lambda c: rules.power(c, led) + noise[_card_action(c)])
         return Decision(_card_action(c), "win the trick as cheaply as possible")
     return Decision(_card_action(cheapest(cards)), "the trick is lost: discard the lowest")

@@ -7,8 +7,10 @@ player who has no trump suit yet; the ``*_str`` forms take card strings.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trumps.cards import parse_card, parse_suit
-from trumps.games.kozyri._core import beats, take_count
+from trumps.games.kozyri._core import PACK, beats, take_count
 
 
 def beats_str(card: str, top: str, trump: str | None) -> bool:
@@ -34,4 +36,28 @@ def beaters(hand: int, top: int, trump: int) -> int:
     return out
 
 
-__all__ = ["beaters", "beats", "beats_str", "take_count", "take_count_str"]
+def pack() -> list[int]:
+    """K2: the 36 cards of the pack (A K Q J T 9 8 7 6 of each suit)."""
+    return list(PACK)
+
+
+def next_holder(hand_sizes: Sequence[int], seat: int) -> int:
+    """K1, K15: the next seat clockwise after ``seat`` that still holds cards (players
+    who are out are skipped); ``seat`` itself when nobody else does."""
+    n = len(hand_sizes)
+    for step in range(1, n):
+        s = (seat + step) % n
+        if hand_sizes[s] > 0:
+            return s
+    return seat
+
+
+__all__ = [
+    "beaters",
+    "beats",
+    "beats_str",
+    "next_holder",
+    "pack",
+    "take_count",
+    "take_count_str",
+]

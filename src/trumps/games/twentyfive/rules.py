@@ -14,6 +14,7 @@ from typing import Any
 from trumps.cards import JOKER, NUM_CARDS, parse_suit
 from trumps.games.twentyfive._core import (
     ABOVE,
+    PLAIN_MASKS,
     PVAL,
     TRUMP_MASKS,
     TVAL,
@@ -38,6 +39,9 @@ class TrickRules:
             return (rules or {}).get(name, OPTIONS[name].default)
 
         self.trump = trump
+        #: F9: the card whose holder may rob (the trump ace; the A♥ when hearts are
+        #: trumps), -1 while no trump is turned up.
+        self.trump_ace = 48 + trump if trump >= 0 else -1
         ranking = RANKING_CODES[str(option("ranking"))]
         self._joker = bool(option("joker"))
         self._renege_always = option("renege_limit") == "always"
@@ -101,6 +105,33 @@ class TrickRules:
             return False
         tops = self._tops if self._renege_always else self._tops & self._above[led]
         return bool(tops >> c & 1)
+
+    def trump_mask(self) -> int:
+        """F5, F12: every trump of this hand, as a bitmask."""
+        return self._trump_mask
+
+    def plain_mask(self, suit: int) -> int:
+        """F5, F13: the cards of ``suit`` that are not trumps (the A♥ is never a heart)."""
+        return PLAIN_MASKS[suit] & ~self._trump_mask
+
+    def withheld(self, played: int, led: int) -> int:
+        """F13, F14, F18: the cards a player cannot have held when it played ``played`` to
+        a trick led by ``led`` (a bitmask; 0 when the play reveals nothing).
+
+        A non-trump card to a trump lead shows no trump but privileged ones; a card that
+        neither follows a plain suit led nor trumps shows a void in that suit.
+        """
+        if self.trump < 0 or self._tval[played] or played == led:
+            return 0
+        if self._tval[led]:
+            tops = self._tops if self._renege_always else self._tops & self._above[led]
+            return self._trump_mask & ~tops
+        plain = self.plain_mask(led & 3)
+        return 0 if plain >> played & 1 else plain
+
+    def pack(self) -> list[int]:
+        """F2: every card of the pack (the joker too under the ``joker`` option)."""
+        return list(range(self._pack_size()))
 
     def trump_order(self) -> list[int]:
         """F6, F8: the trumps of this hand, best first."""
