@@ -11,7 +11,14 @@ import pytest
 
 import trumps
 from trumps.cards import card_str, cards_of, mask_of, parse_card, parse_suit
-from trumps.games.kozyri.rules import beaters, beats_str, take_count, take_count_str
+from trumps.games.kozyri.rules import (
+    beaters,
+    beats_str,
+    next_holder,
+    pack,
+    take_count,
+    take_count_str,
+)
 from trumps.games.twentyfive.rules import TrickRules
 from trumps.records import record_of, replay
 
@@ -66,6 +73,15 @@ def test_k12_views_carry_take_count(pile: list[str], want: int) -> None:
         assert g.view(seat)["take_count"] == want
     g.play("take")
     assert len(g.to_json()["hands"][0]) == 3 + want
+
+
+def test_k2_pack_and_k15_next_holder() -> None:
+    cards = pack()
+    assert len(cards) == 36 and {card_str(c)[0] for c in cards} == set("6789TJQKA")  # K2
+    # K1, K15: clockwise, skipping players who are out; alone, the seat itself.
+    assert next_holder([3, 0, 2, 5], 0) == 2
+    assert next_holder([3, 4, 0, 0], 1) == 0
+    assert next_holder([0, 4, 0], 1) == 1
 
 
 def test_take_count_is_null_without_a_pick_up() -> None:
@@ -150,6 +166,39 @@ def test_f12_f14_trumps_and_reneging() -> None:
     assert always.privileged(parse_card("JS"), parse_card("5S"))
 
 
+def names_of(mask: int) -> set[str]:
+    return {card_str(c) for c in cards_of(mask)}
+
+
+def test_f2_f5_f9_f12_masks_packs_and_the_robbing_card() -> None:
+    spades, hearts = TrickRules(parse_suit("S")), TrickRules(parse_suit("H"), {"joker": True})
+    assert names_of(spades.trump_mask()) == {r + "S" for r in "23456789TJQKA"} | {"AH", "JK"}
+    assert len(names_of(hearts.plain_mask(parse_suit("H")))) == 0  # hearts are trumps
+    assert names_of(spades.plain_mask(parse_suit("H"))) == {r + "H" for r in "23456789TJQK"}
+    assert len(spades.pack()) == 52 and len(hearts.pack()) == 53  # F2: the joker option
+    assert card_str(spades.trump_ace) == "AS" and card_str(hearts.trump_ace) == "AH"  # F9
+    assert TrickRules(-1).trump_ace == -1
+
+
+def test_f13_f14_f18_what_a_play_shows_was_not_held() -> None:
+    r = TrickRules(parse_suit("S"))
+    c = parse_card
+    # F13: a diamond on a club lead: no plain club (trumps are still possible).
+    assert names_of(r.withheld(c("7D"), c("9C"))) == {x + "C" for x in "23456789TJQKA"}
+    assert r.withheld(c("7C"), c("9C")) == 0  # followed
+    assert r.withheld(c("2S"), c("9C")) == 0  # trumped
+    # F14: a plain card to the A♠ led: no trump but the privileged 5, J and A♥ above it.
+    shown = names_of(r.withheld(c("7D"), c("AS")))
+    assert "KS" in shown and "2S" in shown and not shown & {"5S", "JS", "AH"}
+    # ... to the J led: the J is no longer above it, so only the 5 could have reneged.
+    assert names_of(r.withheld(c("7D"), c("JS"))) >= {"AH", "KS"}
+    assert "5S" not in names_of(r.withheld(c("7D"), c("JS")))
+    always = TrickRules(parse_suit("S"), {"renege_limit": "always"})
+    assert not names_of(always.withheld(c("7D"), c("5S"))) & {"JS", "AH"}
+    assert TrickRules(-1).withheld(c("7D"), c("9C")) == 0  # F17a: nothing played yet
+    assert r.withheld(c("7D"), -1) == 0 and not r.privileged(c("5S"), -1)  # F11: a lead
+
+
 def test_f17a_no_trumps_while_the_joker_discard_is_owed() -> None:
     g = trumps.new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
     view = g.view(g.current_player)
@@ -183,8 +232,9 @@ RULE_SETS: list[dict[str, object]] = [
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_f13_f15_queries_agree_with_the_engine(rules: dict[str, object]) -> None:
-    """The legal cards are ``follow_mask`` of the hand, and each finished trick went to
-    ``winner`` — on random games under each rule option."""
+    """The legal cards are ``follow_mask`` of the hand, no legal card rules out a card
+    held (``withheld``), and each finished trick went to ``winner`` — on random games
+    under each rule option."""
     checked = 0
     for seed in range(12):
         for g in twentyfive_states(seed, rules):
@@ -198,6 +248,8 @@ def test_f13_f15_queries_agree_with_the_engine(rules: dict[str, object]) -> None
             cards = {a for a in g.legal_actions() if " " not in a}
             if view["trump"] is not None and cards:
                 assert {card_str(c) for c in cards_of(r.follow_mask(hand, led))} == cards
+                # F18: whatever legal card is played, the hand held none of what it rules out.
+                assert all(r.withheld(parse_card(a), led) & hand == 0 for a in cards)
                 checked += 1
             for t in view["tricks"]:
                 played = [parse_card(c) for c in t["cards"]]

@@ -42,26 +42,10 @@ from trumps.ai.views import game_from_view, position_from_view, unseen_cards
 from trumps.cards import JOKER, card_str, mask_of, parse_card, parse_suit
 from trumps.games import Game
 from trumps.games.kozyri._core import KozyriCore
-from trumps.games.twentyfive._core import (
-    ABOVE,
-    ACE_OF_HEARTS,
-    PLAIN_MASKS,
-    TRUMP_MASKS,
-    TVAL,
-    TwentyFiveCore,
-)
+from trumps.games.twentyfive._core import TwentyFiveCore
+from trumps.games.twentyfive.rules import TrickRules
 
 _SLOT_NAMES = {STOCK: "stock", ROB_DISCARD: "robbing discard", JOKER_DISCARD: "joker discard"}
-
-
-def _top_cards(trump: int, renege_cards: str) -> int:
-    """F14: the trumps that may be privileged (the joker with the top three, F2)."""
-    if renege_cards == "none":
-        return 0
-    five = 1 << (3 * 4 + trump)
-    if renege_cards == "five_only":
-        return five
-    return five | (1 << (9 * 4 + trump)) | (1 << ACE_OF_HEARTS) | (1 << JOKER)
 
 
 def _match(needs: list[int], allowed: list[int], cards: list[int]) -> list[int] | None:
@@ -159,36 +143,25 @@ class Determinizer:
         exclude = [0] * n  # per seat, cards it cannot hold now
         played_seats: set[int] = set()
         if trump is not None:
-            ranking = 1 if rules.get("ranking") == "as-written" else 0
-            tval = TVAL[ranking * 4 + trump]
-            trump_mask = TRUMP_MASKS[trump]
-            tops = _top_cards(trump, str(rules.get("renege_cards", "top3")))
-            always = rules.get("renege_limit") == "always"
+            r = TrickRules(trump, rules)
             tricks = [(int(t["leader"]), t["cards"]) for t in view.get("tricks", [])]
             if view.get("trick"):
                 tricks.append((int(view["leader"]), view["trick"]))
             for leader, cards in tricks:
                 codes = [parse_card(c) for c in cards]
-                lead = codes[0]
                 for j, c in enumerate(codes):
                     s = (leader + j) % n
                     played_seats.add(s)
-                    if j == 0 or tval[c]:
-                        continue
-                    if tval[lead]:
-                        # F14: a non-trump to a trump lead: only privileged trumps were held.
-                        priv = tops if always else tops & ABOVE[trump][lead]
-                        exclude[s] |= trump_mask & ~priv
-                    elif not PLAIN_MASKS[lead & 3] >> c & 1:
-                        exclude[s] |= PLAIN_MASKS[lead & 3] & ~trump_mask  # F13, F18
+                    if j:
+                        exclude[s] |= r.withheld(c, codes[0])  # F13, F14, F18
             for s, suits in enumerate(view.get("voids") or []):
                 for suit in suits:
-                    exclude[s] |= PLAIN_MASKS[parse_suit(suit)] & ~trump_mask
-            ace = 48 + trump
+                    exclude[s] |= r.plain_mask(parse_suit(suit))
+            ace = r.trump_ace  # F9: the card a robber held
             robbed = view.get("robbed")
             turnup = parse_card(view["turnup"])
             stock_allowed = self.pool
-            if self.pool >> ace & 1 and turnup >> 2 != 12:
+            if self.pool >> ace & 1 and turnup != ace:
                 if robbed is not None:
                     # F9: the robber held the trump ace (or discarded it).
                     for s in range(n):

@@ -100,8 +100,9 @@ class TrickRules:
         return bool(self._tops >> c & 1)
 
     def privileged(self, c: int, led: int) -> bool:
-        """F14: on a trump lead ``led``, ``c`` may be withheld (reneged)."""
-        if not self._tval[led]:
+        """F14: on a trump lead ``led``, ``c`` may be withheld (reneged); never when
+        leading (``led`` -1)."""
+        if led < 0 or not self._tval[led]:
             return False
         tops = self._tops if self._renege_always else self._tops & self._above[led]
         return bool(tops >> c & 1)
@@ -116,12 +117,13 @@ class TrickRules:
 
     def withheld(self, played: int, led: int) -> int:
         """F13, F14, F18: the cards a player cannot have held when it played ``played`` to
-        a trick led by ``led`` (a bitmask; 0 when the play reveals nothing).
+        a trick led by ``led`` (a bitmask; 0 when the play reveals nothing, as a lead:
+        ``led`` -1).
 
         A non-trump card to a trump lead shows no trump but privileged ones; a card that
         neither follows a plain suit led nor trumps shows a void in that suit.
         """
-        if self.trump < 0 or self._tval[played] or played == led:
+        if self.trump < 0 or led < 0 or self._tval[played] or played == led:
             return 0
         if self._tval[led]:
             tops = self._tops if self._renege_always else self._tops & self._above[led]
