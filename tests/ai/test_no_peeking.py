@@ -17,8 +17,7 @@ import pytest
 import trumps
 from trumps.ai import BOTS, make_bot
 from trumps.ai.base import Bot, Limits
-from trumps.ai.ismcts import ISMCTSExpertBot, ISMCTSHardBot, PIMCBot
-from trumps.ai.simple import EasyBot, RandomBot
+from trumps.ai.ismcts import PIMCBot
 
 GAMES: list[tuple[str, int, dict[str, object]]] = [
     ("twentyfive", 4, {}),
@@ -27,13 +26,12 @@ GAMES: list[tuple[str, int, dict[str, object]]] = [
     ("twentyfive", 3, {"rob": "mandatory"}),
     ("kozyri", 3, {}),
     ("kozyri", 4, {"voluntary_pickup": True}),
-    ("kozyri", 2, {}),
 ]
-# Every registered class, and the simple and search classes directly (the registry may
-# not hold the search levels yet).
-DIRECT: list[type[Bot]] = list(
-    dict.fromkeys([*BOTS.values(), RandomBot, EasyBot, ISMCTSHardBot, ISMCTSExpertBot, PIMCBot])
-)
+# Not here: two-player Svoi Kozyri, whose views hold every card (K19), so a re-deal
+# cannot move a hidden card and the case could not fail.
+# The search classes no registered level reaches for these games (hard and expert
+# dispatch to ISMCTSHardBot and ISMCTSExpertBot, which the registry cases cover).
+DIRECT: list[type[Bot]] = [PIMCBot]
 
 
 def _places(full: dict[str, Any], view: dict[str, Any]) -> list[tuple[str, int, int]]:
@@ -151,8 +149,7 @@ def test_registered_bots_do_not_peek(
     level: str, game_id: str, players: int, rules: dict[str, object]
 ) -> None:
     changed = _check(lambda g: make_bot(level, g), game_id, players, rules)
-    if not (game_id == "kozyri" and players == 2):
-        assert changed >= 2  # the re-deal really moved hidden cards
+    assert changed >= 2  # the re-deal really moved hidden cards
 
 
 @pytest.mark.parametrize(("game_id", "players", "rules"), GAMES)
@@ -160,4 +157,4 @@ def test_registered_bots_do_not_peek(
 def test_bot_classes_do_not_peek(
     bot_class: type[Bot], game_id: str, players: int, rules: dict[str, object]
 ) -> None:
-    _check(bot_class, game_id, players, rules)
+    assert _check(bot_class, game_id, players, rules) >= 2

@@ -364,7 +364,8 @@ def race_table(shares: list[int], players: int, most: int) -> list[list[float]]:
 
 
 def _tf_value(c: TwentyFiveCore, card: int) -> int:
-    """A card's worth to keep: trumps above every plain card."""
+    """A card's worth to keep: the core's tables, trumps above every plain card (as
+    ``TrickRules.value``)."""
     v = c.tval[card]
     if v:
         return v
@@ -419,9 +420,7 @@ def twentyfive_policy(c: TwentyFiveCore, rng: Random) -> int:
         win_v = 1 << 30
         led = c.led_suit
         for m in moves:
-            v = c.tval[m]
-            if not v and m & 3 == led:
-                v = c.pval[m]
+            v = _power(c, m, led)
             if v > c.best_val and v < win_v:
                 win_v = v
                 win = m
@@ -436,7 +435,8 @@ def twentyfive_policy(c: TwentyFiveCore, rng: Random) -> int:
 
 
 def _power(c: TwentyFiveCore, card: int, led_suit: int) -> int:
-    """``card``'s strength in a trick whose led suit is ``led_suit`` (-1: trumps led)."""
+    """``card``'s strength in a trick whose led suit is ``led_suit`` (-1: trumps led), read
+    from the core's F15 tables as the core counts a trick (``TwentyFiveCore._count``)."""
     v = c.tval[card]
     if v:
         return v
@@ -445,13 +445,10 @@ def _power(c: TwentyFiveCore, card: int, led_suit: int) -> int:
     return 0
 
 
-def _follow_mask(c: TwentyFiveCore, h: int) -> int:
-    """The cards of ``h`` that may be played to the trick in progress (F13, F14)."""
-    if c.led_trump:
-        tr = h & c.trump_mask
-        return tr if tr & ~c.priv_now else h
-    f = h & c.follow
-    return f | (h & c.trump_mask) if f else h
+def _playable(c: TwentyFiveCore, h: int) -> int:
+    """The cards of ``h`` that may be played to the trick in progress: the core's own
+    F13/F14 answer for the card led."""
+    return c.play_mask_for(h, c.plays[len(c.winners) * c.n])
 
 
 def _max_power(c: TwentyFiveCore, mask: int, led_suit: int) -> int:
@@ -470,7 +467,7 @@ def _beaten_after(c: TwentyFiveCore, p: int, power: int) -> bool:
     me = c.side_of[p]
     for k in range(1, n - c.tlen):
         s = (p + k) % n
-        if c.side_of[s] != me and _max_power(c, _follow_mask(c, c.hands[s]), c.led_suit) > power:
+        if c.side_of[s] != me and _max_power(c, _playable(c, c.hands[s]), c.led_suit) > power:
             return True
     return False
 
@@ -610,7 +607,7 @@ def twentyfive_policy_smart(c: TwentyFiveCore, rng: Random, epsilon: float, keep
         if best >= 0:
             return best
         return _weakest(c, plain)
-    legal = _follow_mask(c, h)
+    legal = _playable(c, h)
     if _popcount(legal) == 1:
         return legal.bit_length() - 1
     led = c.led_suit
@@ -674,8 +671,8 @@ def tf_likelihood(c: TwentyFiveCore, root: int, alpha: float) -> float:
         seats[i] = s
         held[s] |= 1 << plays[i]
     w = 1.0
-    if c.robbed_seat < 0 and c.cfg.rob != ROB_OFF and c.trump >= 0 and c.turnup >> 2 != 12:
-        ace = 48 + c.trump
+    ace = c.trump_ace  # F9: the card whose holder may rob
+    if c.robbed_seat < 0 and c.cfg.rob != ROB_OFF and ace >= 0 and c.turnup != ace:
         for i in range(min(k, n)):
             s = seats[i]
             if s != root and held[s] >> ace & 1:

@@ -53,9 +53,9 @@ def beater_value(c: int, trump: int | None) -> float:
     return 0.12 * r
 
 
-def _beats(c: int, top: int, trump: int | None) -> bool:
-    """K9, asked of the game: ``c`` beats ``top`` for a holder of ``trump``."""
-    return beats(c, top, -1 if trump is None else trump)
+def _code(trump: int | None) -> int:
+    """A seat's trump as the game's rule queries take it (-1: none chosen yet)."""
+    return -1 if trump is None else trump
 
 
 class _Seat:
@@ -96,12 +96,12 @@ class _Table:
 
     def p_can_beat(self, who: _Seat, c: int) -> float:
         """The chance ``who`` holds a card that beats ``c`` (K9 under their trump)."""
-        if any(_beats(d, c, who.trump) for d in who.known):
+        if any(beats(d, c, _code(who.trump)) for d in who.known):
             return 1.0
         slots = who.count - len(who.known)
         if who.exact or slots <= 0 or not self.pool:
             return 0.0
-        beaters = sum(1 for d in self.pool if _beats(d, c, who.trump))
+        beaters = sum(1 for d in self.pool if beats(d, c, _code(who.trump)))
         # Hypergeometric: none of the beaters among their ``slots`` unknown cards.
         total = len(self.pool)
         p_none = 1.0
@@ -111,10 +111,10 @@ class _Table:
 
     def beat_cost(self, who: _Seat, c: int) -> float:
         """Roughly what beating ``c`` costs ``who``: their cheapest beater's value."""
-        known = [beater_value(d, who.trump) for d in who.known if _beats(d, c, who.trump)]
+        known = [beater_value(d, who.trump) for d in who.known if beats(d, c, _code(who.trump))]
         if who.exact:
             return min(known, default=0.0)
-        guess = [beater_value(d, who.trump) for d in self.pool if _beats(d, c, who.trump)]
+        guess = [beater_value(d, who.trump) for d in self.pool if beats(d, c, _code(who.trump))]
         return min(known + guess, default=0.0)
 
 
@@ -163,7 +163,7 @@ def _attack_score(t: _Table, c: int, hand_after: int, pile_after: int) -> float:
         return _WIN
     p_beat = t.p_can_beat(who, c)
     # K12: what they pick up if they cannot beat it (``c`` on top, seen as they see it).
-    k = take_count(c, -1 if who.trump is None else who.trump, pile_after)
+    k = take_count(c, _code(who.trump), pile_after)
     # Their pick-up is worth k cards to us, less what the cards are worth to them
     # (their own trumps in the pile are beaters they gain).
     gained = 0.2 * beater_value(c, who.trump)

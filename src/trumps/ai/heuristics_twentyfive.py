@@ -90,7 +90,7 @@ class _Table:
         seats = [(self.leader + i) % self.n for i in range(played, self.n)]
         return [s for s in seats if s != self.seat and s not in self.side]
 
-    def p_beats(self, s: int, power: int, led: int) -> float:
+    def p_overtakes(self, s: int, power: int, led: int) -> float:
         """The chance seat ``s`` holds a card beating ``power`` in a trick led by ``led``."""
         r = self.ranker
         if any(r.power(d, led) > power for d in self.known[s]):
@@ -112,7 +112,7 @@ class _Table:
         """The chance none of ``seats`` beats a card of ``power`` (F15)."""
         p = 1.0
         for s in seats:
-            p *= 1.0 - self.p_beats(s, power, led)
+            p *= 1.0 - self.p_overtakes(s, power, led)
         return p
 
     def future(self, c: int) -> float:

@@ -12,18 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trumps.cards import JOKER, card_str, parse_card
+from trumps.cards import card_str, parse_card
 from trumps.games import Game, from_json
 from trumps.games.base import VIEW_ONLY_KEYS
-
-KOZYRI_PACK = [c for c in range(52) if c >> 2 >= 4]  # A K Q J T 9 8 7 6 (K2)
+from trumps.games.kozyri import rules as kozyri_rules
+from trumps.games.twentyfive.rules import TrickRules
 
 
 def pack_of(view: Mapping[str, Any]) -> list[int]:
-    """Every card of the game's pack (K2 / F2 with the joker option)."""
+    """Every card of the game's pack, as the game says (K2; F2 with the joker option)."""
     if view["game"] == "kozyri":
-        return list(KOZYRI_PACK)
-    return list(range(52)) + ([JOKER] if view["rules"].get("joker") else [])
+        return kozyri_rules.pack()
+    return TrickRules(-1, view["rules"]).pack()
 
 
 def own_hand(view: Mapping[str, Any]) -> list[int]:
