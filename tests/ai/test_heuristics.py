@@ -11,7 +11,8 @@ import trumps
 from trumps import Game, new_game
 from trumps.ai.base import Bot, Decision, Limits
 from trumps.ai.heuristics_kozyri import KozyriMediumBot
-from trumps.ai.heuristics_twentyfive import MediumBot, TwentyFiveMediumBot
+from trumps.ai.heuristics_twentyfive import TwentyFiveMediumBot
+from trumps.ai.levels import MediumBot
 from trumps.ai.simple import EasyBot, RandomBot
 
 LIMITS = Limits()

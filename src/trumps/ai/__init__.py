@@ -1,23 +1,18 @@
 """Computer players.  Every bot implements ``Bot.decide`` from a seat's view alone.
 
-``BOTS`` is the explicit registry of levels; ``make_bot(level, game_id)`` builds one.
+``LEVELS`` (``trumps.ai.levels``) is the one table of which bot plays each level of each
+game and its default budget; ``BOTS`` the registry of levels built from it (weakest
+first), ``make_bot(level, game_id)`` builds one, and ``level_limits(game_id, level,
+players)`` is a level's default budget for one move.
 """
 
 from __future__ import annotations
 
 from trumps.ai.base import Bot, Decision, Limits
-from trumps.ai.heuristics_twentyfive import MediumBot
-from trumps.ai.levels import ExpertBot, HardBot
-from trumps.ai.simple import EasyBot, RandomBot
+from trumps.ai.levels import LEVEL_BOTS, LEVELS, LevelEntry, level_entry, level_limits
 from trumps.games import GAMES
 
-BOTS: dict[str, type[Bot]] = {
-    RandomBot.level: RandomBot,
-    EasyBot.level: EasyBot,
-    MediumBot.level: MediumBot,
-    HardBot.level: HardBot,
-    ExpertBot.level: ExpertBot,
-}
+BOTS: dict[str, type[Bot]] = dict(LEVEL_BOTS)
 
 
 def make_bot(level: str, game_id: str) -> Bot:
@@ -29,4 +24,14 @@ def make_bot(level: str, game_id: str) -> Bot:
     return BOTS[level](game_id)
 
 
-__all__ = ["BOTS", "Bot", "Decision", "Limits", "make_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "Bot",
+    "Decision",
+    "LevelEntry",
+    "Limits",
+    "level_entry",
+    "level_limits",
+    "make_bot",
+]

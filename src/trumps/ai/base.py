@@ -18,8 +18,9 @@ class Limits:
     """A bot's budget for one decision; None means "no limit of this kind"."""
 
     time: float | None = None  # seconds of wall-clock time
-    iterations: int | None = None  # search iterations (playouts, samples…)
+    iterations: int | None = None  # search iterations (playouts, determinizations…)
     nodes: int | None = None  # search nodes
+    depth: int | None = None  # the deepest ply of a tree search (the duel's alpha-beta)
 
 
 @dataclass

@@ -28,7 +28,6 @@ import random
 from typing import Any, ClassVar
 
 from trumps.ai.base import Bot, Decision, Limits
-from trumps.ai.heuristics_kozyri import KozyriMediumBot
 from trumps.ai.views import unseen_cards
 from trumps.cards import SUITS, card_str, parse_card, rank_of, suit_of
 from trumps.games.twentyfive.rules import TrickRules
@@ -253,26 +252,3 @@ def _follow(t: _Table, cards: list[int], rng: random.Random) -> Decision:
 
 def _clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
-
-
-class MediumBot(Bot):
-    """The ``medium`` level for either game: dispatches to the game's heuristic bot."""
-
-    name: ClassVar[str] = "Medium"
-    level: ClassVar[str] = "medium"
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(game_id)
-        inner: Bot
-        if game_id == "kozyri":
-            inner = KozyriMediumBot(game_id)
-        elif game_id == "twentyfive":
-            inner = TwentyFiveMediumBot(game_id)
-        else:
-            raise ValueError(f"no medium bot for game {game_id!r} (games: kozyri, twentyfive)")
-        self._inner = inner
-
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
-        return self._inner.decide(view, legal, limits, rng)
