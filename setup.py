@@ -19,6 +19,9 @@ from typing import Any
 CORES = [
     "src/trumps/games/kozyri/_core.py",
     "src/trumps/games/twentyfive/_core.py",
+    "src/trumps/ai/_ismcts_sample.py",
+    "src/trumps/ai/_ismcts_policy.py",
+    "src/trumps/ai/_ismcts_env.py",
     "src/trumps/ai/_ismcts.py",
     "src/trumps/ai/_kozyri_search.py",
 ]

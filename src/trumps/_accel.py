@@ -21,6 +21,9 @@ from types import ModuleType
 COMPILED = (
     "trumps.games.kozyri._core",
     "trumps.games.twentyfive._core",
+    "trumps.ai._ismcts_sample",
+    "trumps.ai._ismcts_policy",
+    "trumps.ai._ismcts_env",
     "trumps.ai._ismcts",
     "trumps.ai._kozyri_search",
 )

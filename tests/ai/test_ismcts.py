@@ -187,7 +187,7 @@ def test_does_not_overtake_the_partner(bot_class: type[Bot]) -> None:
 
 
 def test_race_table_is_a_distribution_and_symmetric() -> None:
-    from trumps.ai._ismcts import race_table
+    from trumps.ai._ismcts_env import race_table
 
     table = race_table([1, 1, 1, 1], 4, 5)
 
@@ -208,7 +208,7 @@ def test_race_table_is_a_distribution_and_symmetric() -> None:
 
 @pytest.mark.parametrize(("players", "rules"), [(4, {}), (4, {"teams": 2}), (6, {"joker": True})])
 def test_smart_rollout_policy_plays_legal_moves(players: int, rules: dict[str, object]) -> None:
-    from trumps.ai._ismcts import twentyfive_policy_smart
+    from trumps.ai._ismcts_policy import twentyfive_policy_smart
 
     rng = random.Random(5)
     for seed in range(6):

@@ -29,15 +29,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from trumps.ai._ismcts import (
-    JOKER_DISCARD,
-    ROB_DISCARD,
-    STOCK,
-    Env,
-    KozyriEnv,
-    Sampler,
-    TwentyFiveEnv,
-)
+from trumps.ai._ismcts_env import KozyriEnv, TwentyFiveEnv
+from trumps.ai._ismcts_sample import JOKER_DISCARD, ROB_DISCARD, STOCK, Env, Sampler
 from trumps.ai.views import game_from_view, position_from_view, unseen_cards
 from trumps.cards import JOKER, card_str, mask_of, parse_card, parse_suit
 from trumps.games import Game

@@ -3,7 +3,7 @@
 Both play Twenty-Five at any size (teams play for the team: rewards are per side) and
 Svoi Kozyri with 3–4 players; they decide from the view alone, through a
 ``Determinizer`` (``trumps.ai.determinize``) and the compiled search of
-``trumps.ai._ismcts``.  The Svoi Kozyri trump choice (K3, strategically neutral) and a
+``trumps.ai._ismcts`` (and its ``_ismcts_*`` modules).  The Svoi Kozyri trump choice (K3, strategically neutral) and a
 single legal action are answered at once.  With two Svoi Kozyri players the game has
 perfect information (K19): these bots still work there (every determinization is the
 true deal) but an exact solver is the better player.
@@ -19,7 +19,8 @@ import random
 import time
 from typing import Any, ClassVar
 
-from trumps.ai._ismcts import ISMCTS, PIMC, TwentyFiveEnv
+from trumps.ai._ismcts import ISMCTS, PIMC
+from trumps.ai._ismcts_env import TwentyFiveEnv
 from trumps.ai.base import Bot, Decision, Limits
 from trumps.ai.determinize import Determinizer
 from trumps.cards import action_str, parse_action
