@@ -1,4 +1,4 @@
-"""Card and action strings (SPEC §2): parsing, canonical output, ordering."""
+"""Card and action strings (docs/actions.md): parsing, canonical output, ordering."""
 
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ def pack_of(pos: dict[str, Any]) -> list[str]:
 
 
 def card_places(pos: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every (place, card) of a full position, from the SPEC §4 keys (plus the Twenty-Five
+    """Every (place, card) of a full position, from the docs/positions.md keys (plus the Twenty-Five
     F17a joker discard): the turn-up counts only while it is not taken into a hand."""
     out = [(f"hands[{s}]", c) for s, h in enumerate(pos["hands"]) for c in h]
     if pos["game"] == "kozyri":
@@ -285,20 +285,20 @@ def check_view(pos: dict[str, Any], view: dict[str, Any], seat: int) -> None:
         if pos.get("robbed") and pos["robbed"]["seat"] != seat:
             assert (view["robbed"] or {}).get("discard") is None
         if not pos["tricks"] and not pos["trick"] and not pos.get("robbed"):
-            # SPEC §6: nothing is known after the deal, but for a turned-up joker (F17a).
+            # docs/views.md: nothing is known after the deal, but for a turned-up joker (F17a).
             joker = pos["turnup"] == "JK" or pos.get("joker_discard") is not None
             allowed = {"JK"} if joker else set()
             assert all(set(h["known"]) <= allowed for h in others), "known after the deal"
     else:
         assert "voids" not in view
         if len(pos["hands"]) == 2 and dealt(pos):
-            # SPEC §6: in 2-player Svoi Kozyri the other hand is deducible.
+            # docs/views.md: in 2-player Svoi Kozyri the other hand is deducible.
             other = pos["hands"][1 - seat]
             assert sorted(others[0]["known"]) == sorted(other)
 
 
 def shown_voids(pos: dict[str, Any]) -> list[set[str]]:
-    """SPEC §6: the suits each seat showed it lacks by not following a plain-suit lead
+    """docs/views.md: the suits each seat showed it lacks by not following a plain-suit lead
     (trumping does not show a void; the A♥ is never a heart)."""
     n = len(pos["hands"])
     voids: list[set[str]] = [set() for _ in range(n)]

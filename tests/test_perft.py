@@ -1,6 +1,6 @@
 """The fast engines against the reference rules (tests/reference) and their perft vectors.
 
-* The reference itself on the public examples (shared/examples/examples.json).
+* The reference itself on the public examples (tests/data/examples.json).
 * Perft: every vector of tests/data/perft_*.json (made by tests/tools/make_perft.py with
   the reference) counted with the fast engine through the public API.
 * Cross-check: seeded random play from many positions, comparing the legal actions and,
@@ -23,7 +23,7 @@ import trumps
 from reference import kozyri_ref, twentyfive_ref
 
 DATA = Path(__file__).parent / "data"
-EXAMPLES = DATA / "examples.json"  # a copy of shared/examples/examples.json
+EXAMPLES = DATA / "examples.json"  # the public examples of the formats
 
 REFS: dict[str, Any] = {"kozyri": kozyri_ref, "twentyfive": twentyfive_ref}
 TIMES: dict[str, float] = {}  # seconds per perft vector, for tuning depths
@@ -125,7 +125,7 @@ def test_perft_vectors(name: str) -> None:
 # ---------------------------------------------------------------------------------------
 # Cross-check by seeded random play.
 
-# The SPEC §4 keys each reference models (others, the engine's own extras, pass through).
+# The docs/positions.md keys each reference models (others, the engine's own extras, pass through).
 MODELLED = {
     "kozyri": (
         "dealer",

@@ -1,4 +1,4 @@
-"""Game records (SPEC §7): export, import by replay, and rejection of tampered records."""
+"""Game records (docs/records.md): export, import by replay, and rejection of tampered records."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """trumps: Svoi Kozyri and Twenty-Five — rules engines, bots and online play.
 
-The public engine API (SPEC §3)::
+The public engine API (docs/api.md)::
 
     import trumps
     g = trumps.new_game("kozyri", seed=7)

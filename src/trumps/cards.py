@@ -1,4 +1,4 @@
-"""Cards and actions: small ints inside, canonical strings at the surface (SPEC §2).
+"""Cards and actions: small ints inside, canonical strings at the surface (docs/actions.md).
 
 A card is the int ``rank * 4 + suit`` with ranks ``2 3 4 5 6 7 8 9 T J Q K A`` as
 0..12 and suits ``S H D C`` as 0..3, so ascending ints are rank-then-suit order
@@ -107,7 +107,7 @@ def parse_card(text: str) -> int:
 
 
 def parse_action(text: str) -> int:
-    """An action code from its string form (SPEC §2); raises ``InvalidAction``.
+    """An action code from its string form (docs/actions.md); raises ``InvalidAction``.
 
     Accepts a card, ``take``, ``trump S``, ``rob XX`` and ``discard XX`` in any case and
     spacing.

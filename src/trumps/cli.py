@@ -241,7 +241,7 @@ def rules(game: str | None) -> None:
 
 @cli.group()
 def record() -> None:
-    """Game records (JSON, SPEC §7)."""
+    """Game records (JSON, docs/records.md)."""
 
 
 def outcome_words(outcome: Outcome | None) -> str:

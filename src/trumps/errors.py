@@ -1,4 +1,4 @@
-"""The engine's error classes (SPEC §3).
+"""The engine's error classes (docs/api.md).
 
 ``InvalidAction`` is syntax (not an action at all), ``IllegalAction`` is legality (a
 well-formed action that is not allowed now), ``InvalidPosition`` is a bad position
@@ -22,7 +22,7 @@ class IllegalAction(TrumpsError):
 
 
 class InvalidPosition(TrumpsError):
-    """A position dict (SPEC §4) that is malformed or contradicts itself."""
+    """A position dict (docs/positions.md) that is malformed or contradicts itself."""
 
 
 class InvalidRules(TrumpsError):
@@ -30,4 +30,4 @@ class InvalidRules(TrumpsError):
 
 
 class InvalidRecord(TrumpsError):
-    """A game record (SPEC §7) that is malformed or does not replay."""
+    """A game record (docs/records.md) that is malformed or does not replay."""

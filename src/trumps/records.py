@@ -1,4 +1,4 @@
-"""Game records (SPEC §7): export a game as JSON and import one by replaying it.
+"""Game records (docs/records.md): export a game as JSON and import one by replaying it.
 
 A record holds ``(game, rules, seed, actions)`` — enough to rebuild every position —
 plus the players' names, the outcome and timestamps.  Importing replays the actions

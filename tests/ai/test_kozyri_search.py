@@ -96,7 +96,7 @@ def _brute_moves(d: dict[str, Any]) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------------------------------
-# Composed positions (RULES.md §1), each checked against the brute force too.
+# Composed positions (docs/rules/kozyri.md), each checked against the brute force too.
 
 # Seat 0 (trump S) faces JH holding TD 7C JS QH; seat 1 (trump H) holds QS TC.  Beating
 # with the higher heart QH loses; beating with the own trump JS (K9) keeps QH, which

@@ -1,4 +1,4 @@
-"""Svoi Kozyri positions (SPEC §4: round trip, defaults, rejections) and views (SPEC §6)."""
+"""Svoi Kozyri positions (docs/positions.md: round trip, defaults, rejections) and views (docs/views.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Svoi Kozyri rules, one test (or more) per rule id of RULES.md §1 (K1–K19)."""
+"""Svoi Kozyri rules, one test (or more) per rule id of docs/rules/kozyri.md (K1–K19)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from trumps.games.base import below, deal_rng, shuffled
 from trumps.games.kozyri import Kozyri
 from trumps.games.kozyri._core import BEAT, KozyriCore, beats, take_count
 
-# A copy of shared/examples/examples.json (the public examples of SPEC's formats).
+# The public examples of the position formats.
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples.json"
 RANKS = "6789TJQKA"
 PACK = [r + s for r in RANKS for s in "SHDC"]
@@ -54,7 +54,7 @@ def random_finish(g: trumps.Game, rng: random.Random, limit: int = 100000) -> No
         limit -= 1
 
 
-# -- examples of shared/examples ------------------------------------------------------
+# -- the public examples ------------------------------------------------------
 
 
 def _examples() -> list[dict[str, Any]]:

@@ -107,7 +107,7 @@ def test_k19_public_view_shows_only_what_everyone_knows() -> None:
 
 
 def test_standard_preset_and_its_old_name() -> None:
-    # RULES §1.6: the default preset is `standard`; `seed` is still accepted.
+    # docs/rules/options.md: the default preset is `standard`; `seed` is still accepted.
     assert "standard" in trumps.games.Kozyri.PRESETS and "seed" not in trumps.games.Kozyri.PRESETS
     assert trumps.games.Kozyri.DEFAULT_PRESET == "standard"
     base = trumps.new_game("kozyri", seed=1).rules

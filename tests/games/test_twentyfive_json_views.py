@@ -1,4 +1,4 @@
-"""Twenty-Five positions (SPEC §4) and views (SPEC §6): round trip, defaults, rejection,
+"""Twenty-Five positions (docs/positions.md) and views (docs/views.md): round trip, defaults, rejection,
 the shared examples, and what each seat may see."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from trumps.cards import parse_card
 from trumps.errors import InvalidPosition
 from trumps.games.twentyfive import TwentyFive
 
-# A copy of shared/examples/examples.json (the public examples of SPEC's formats).
+# The public examples of the position formats.
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples.json"
 
 

@@ -1,4 +1,4 @@
-"""Twenty-Five rules (RULES.md §2): one or more tests per rule id, every option and preset."""
+"""Twenty-Five rules (docs/rules/twentyfive.md): one or more tests per rule id, every option and preset."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Slow, obviously-correct reference rules, written straight from RULES.md.
+"""Slow, obviously-correct reference rules, written straight from docs/rules/.
 
-They work on position dicts (SPEC §4) only and share no code with the engine, so
+They work on position dicts (docs/positions.md) only and share no code with the engine, so
 tests can check the fast engines against an independent reading of the rules.
 """
 
@@ -21,7 +21,7 @@ def suit(card: str) -> str:
 
 
 def code(card: str) -> int:
-    """The documented ordering key of a card: rank-then-suit, the joker last (SPEC §2)."""
+    """The documented ordering key of a card: rank-then-suit, the joker last (docs/actions.md)."""
     if card == "JK":
         return 52
     return rank(card) * 4 + SUITS.index(suit(card))

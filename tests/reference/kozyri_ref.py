@@ -1,13 +1,13 @@
-"""Reference rules of Svoi Kozyri within one hand (RULES.md K8–K17), on position dicts.
+"""Reference rules of Svoi Kozyri within one hand (docs/rules/ K8–K17), on position dicts.
 
 Written for clarity, straight from the rule text; it never imports the engine.
-Positions are SPEC §4 dicts with every trump chosen (the trump choice K3 and the
+Positions are docs/positions.md dicts with every trump chosen (the trump choice K3 and the
 deal K5–K6 are out of scope: a hand that ends is a leaf).
 
 * ``legal_actions(position)`` — canonical action strings in the documented order
   (cards rank-then-suit, then ``take``); ``[]`` once the hand is over.
 * ``apply(position, action)`` — a new dict (the input is not mutated).  When the
-  hand ends the new dict's ``outcome`` holds the hand's result (SPEC §5 form),
+  hand ends the new dict's ``outcome`` holds the hand's result (docs/api.md (Outcome) form),
   ``to_move`` is null and ``owes_second`` false.
 * ``hand_over(position)`` — whether the hand has ended.
 * ``perft(position, depth)`` — counts action sequences; an ended hand is a leaf.
@@ -39,7 +39,7 @@ DEFAULT_RULES: dict[str, Any] = {
 
 
 def rule(position: Position, name: str) -> Any:
-    """A rule option of the position, defaulting to the `seed` preset (RULES §1.6)."""
+    """A rule option of the position, defaulting to the `seed` preset (docs/rules/options.md)."""
     rules = position.get("rules")
     if isinstance(rules, dict) and name in rules:
         return rules[name]

@@ -1,4 +1,4 @@
-"""Reference rules of Twenty-Five within one hand (RULES.md F5–F16), on position dicts.
+"""Reference rules of Twenty-Five within one hand (docs/rules/ F5–F16), on position dicts.
 
 Written for clarity, straight from the rule text; it never imports the engine.
 The deal (F3, F4, F17a) is out of scope: a hand that ends — the fifth trick played, or
@@ -41,7 +41,7 @@ ACE_OF_HEARTS = "AH"
 
 
 def rule(position: Position, name: str) -> Any:
-    """A rule option of the position, defaulting to the `classic` preset (RULES §2.7)."""
+    """A rule option of the position, defaulting to the `classic` preset (docs/rules/options.md)."""
     rules = position.get("rules")
     if isinstance(rules, dict) and name in rules:
         return rules[name]
@@ -114,7 +114,7 @@ def _dealer(position: Position) -> int:
         return int(position["dealer"])
     n = _players(position)
     first = position["tricks"][0]["leader"] if position.get("tricks") else _leader(position)
-    return (first - 1) % n  # SPEC §4: the seat before trick 1's leader
+    return (first - 1) % n  # docs/positions.md: the seat before trick 1's leader
 
 
 def _leader(position: Position) -> int:

@@ -1,6 +1,6 @@
 """The bot interface every computer player implements.
 
-A bot decides from what a human in its seat would see — the seat's view (SPEC §6), the
+A bot decides from what a human in its seat would see — the seat's view (docs/views.md), the
 legal actions, a budget and a random generator — and nothing else: it never receives a
 ``Game``.  Stronger bots (search, determinization) implement the same ``Bot.decide``.
 """

@@ -1,4 +1,4 @@
-"""Determinization: full deals consistent with a seat's view (SPEC §6), for search.
+"""Determinization: full deals consistent with a seat's view (docs/views.md), for search.
 
 ``Determinizer(view)`` reads the view alone and precomputes what every consistent deal
 must respect:
@@ -218,7 +218,7 @@ class Determinizer:
         return hands, robbed, joker
 
     def position(self, rng: random.Random) -> dict[str, Any]:
-        """A random consistent deal as a loadable position dict (SPEC §4)."""
+        """A random consistent deal as a loadable position dict (docs/positions.md)."""
         masks = self.sampler.draw(rng)
         hands, robbed, joker, stock = self._split(masks)
         pos = position_from_view(self.view, hands, robbed_discard=robbed, joker_discard=joker)

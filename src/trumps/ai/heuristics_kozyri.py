@@ -1,6 +1,6 @@
 """The ``medium`` Svoi Kozyri bot: rules of thumb written from how good players reason.
 
-A good player thinks about three things (RULES.md §1):
+A good player thinks about three things (docs/rules/kozyri.md):
 
 * **Beaters are the wealth of a hand.**  Every turn facing a card you must beat it or pick
   up (K8, K11, K12); what beats is your own trump suit (K9, any card of it beats any card
@@ -20,7 +20,7 @@ A good player thinks about three things (RULES.md §1):
 
 Each candidate gets a score in "cards" (a pick-up of k cards ≈ k); the best score is
 played and exact ties are broken with the generator.  Nothing here reads anything but the
-view (SPEC §6).
+view (docs/views.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The ``medium`` Twenty-Five bot: rules of thumb written from how good players reason.
 
-A good Twenty-Five player (RULES.md §2) counts trumps and thinks in tricks:
+A good Twenty-Five player (docs/rules/twentyfive.md) counts trumps and thinks in tricks:
 
 * **Count.**  Which trumps are still unseen (not in hand, not played, not the turn-up), so
   which cards are *masters* that nobody can beat any more (the 5, then the J, the A♥,
@@ -19,7 +19,7 @@ A good Twenty-Five player (RULES.md §2) counts trumps and thinks in tricks:
   only one more trick, this trick outweighs everything else.
 
 Ties are broken by card strength (the weaker card is spent) and exact ties with the
-generator.  Nothing here reads anything but the view (SPEC §6).
+generator.  Nothing here reads anything but the view (docs/views.md).
 """
 
 from __future__ import annotations

@@ -200,7 +200,7 @@ def solve(
     *,
     max_depth: int | None = None,
 ) -> SolveResult:
-    """Solve a 2-player Svoi Kozyri position (a SPEC §4 dict or a game) for the side to
+    """Solve a 2-player Svoi Kozyri position (a docs/positions.md dict or a game) for the side to
     move within the budget (None: no limit of that kind — an unlimited search of a
     large position may run very long).  Raises ``SolveError`` or ``InvalidPosition``.
     """

@@ -1,6 +1,6 @@
 """From a seat's view back to a full position: the primitive every search bot uses.
 
-A view (SPEC §6) hides other seats' hands (``{"count", "known"}``), the seed, the
+A view (docs/views.md) hides other seats' hands (``{"count", "known"}``), the seed, the
 Twenty-Five stock and robbing discards.  A search bot guesses those (a determinization)
 and needs a position it can load with ``trumps.from_json``; ``position_from_view`` builds
 it from the view and the guessed cards, and ``unseen_cards`` says which cards are still
@@ -79,7 +79,7 @@ def position_from_view(
     joker_discard: int | None = None,
     seed: int = 0,
 ) -> dict[str, Any]:
-    """A full position (SPEC §4) agreeing with ``view`` where other seats hold ``hands``.
+    """A full position (docs/positions.md) agreeing with ``view`` where other seats hold ``hands``.
 
     ``hands`` maps each other seat to its whole hand (known cards included).  In
     Twenty-Five, a rob by another seat needs its secret ``robbed_discard``, and a joker

@@ -76,7 +76,7 @@ def _text(result: SolveResult) -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def solve(*, position: str, time_limit: float, node_limit: int | None, as_json: bool) -> None:
-    """Solve a 2-player Svoi Kozyri POSITION (a SPEC §4 JSON file, or - for stdin):
+    """Solve a 2-player Svoi Kozyri POSITION (a docs/positions.md JSON file, or - for stdin):
     the exact value for the side to move and a best move."""
     data = _load(position)
     if not isinstance(data, dict):

@@ -1,6 +1,6 @@
 """The games and their explicit registry.
 
-``GAMES`` maps each game id (SPEC §1) to its ``Game`` class; nothing registers itself
+``GAMES`` maps each game id (docs/api.md) to its ``Game`` class; nothing registers itself
 by import side effect.  ``new_game`` and ``from_json`` are the engine's front door.
 """
 
@@ -38,7 +38,7 @@ def new_game(
 ) -> Game:
     """A new game of ``game`` (``kozyri`` or ``twentyfive``).
 
-    ``rules`` is a preset name or a dict of RULES.md options over the default preset;
+    ``rules`` is a preset name or a dict of docs/rules/ options over the default preset;
     ``players`` defaults to the preset's count or the game's default; ``seed`` to a fresh
     random one (kept in the game, so it can still be replayed).  Game-specific keywords:
     ``trumps=[suit per seat]`` for Svoi Kozyri answers the first trump choice (K3).
@@ -65,7 +65,7 @@ def new_game(
 
 
 def from_json(data: Mapping[str, Any]) -> Game:
-    """A game from a position dict (SPEC §4); raises ``InvalidPosition``."""
+    """A game from a position dict (docs/positions.md); raises ``InvalidPosition``."""
     if not isinstance(data, Mapping):
         raise InvalidPosition(f"a position must be an object, not {data!r:.80}")
     game = data.get("game")

@@ -22,7 +22,7 @@ REASONS = ("out_of_cards", "draw_rule", "repetition", "max_plies", "target", "re
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended (SPEC §5)."""
+    """How a game ended (docs/api.md, Outcome)."""
 
     winners: list[int]
     losers: list[int]
@@ -68,12 +68,12 @@ class Outcome:
 
 
 # ---------------------------------------------------------------------------------------
-# Rule options and presets (RULES.md names them; the engine offers exactly those names).
+# Rule options and presets (docs/rules/ names them; the engine offers exactly those names).
 
 
 @dataclass(frozen=True)
 class Option:
-    """One rule option: its RULES.md name, default, the values it takes, and a summary."""
+    """One rule option: its docs/rules/ name, default, the values it takes, and a summary."""
 
     name: str
     default: object
@@ -111,13 +111,13 @@ class Option:
 
 @dataclass(frozen=True)
 class Preset:
-    """A named set of rule options (RULES.md §1.6, §2.7), maybe with a player count."""
+    """A named set of rule options (docs/rules/options.md, §2.7), maybe with a player count."""
 
     name: str
     doc: str
     options: Mapping[str, object] = field(default_factory=dict)
     players: int | None = None
-    #: Earlier names still accepted for this preset (RULES §1.6: ``seed`` for ``standard``).
+    #: Earlier names still accepted for this preset (docs/rules/options.md: ``seed`` for ``standard``).
     aliases: tuple[str, ...] = ()
 
 
@@ -185,7 +185,7 @@ def rules_from_json(
 
 
 # ---------------------------------------------------------------------------------------
-# Chance (SPEC §4): every deal shuffles with a generator seeded from (seed, hand).
+# Chance (docs/positions.md): every deal shuffles with a generator seeded from (seed, hand).
 
 
 def deal_rng(game_id: str, seed: int, hand: int) -> random.Random:
@@ -256,18 +256,18 @@ class Core(Protocol):
 
 G = TypeVar("G", bound="Game")
 
-#: The keys a view (SPEC §6) has beyond a position's: who it is for, the voids shown
+#: The keys a view (docs/views.md) has beyond a position's: who it is for, the voids shown
 #: (Twenty-Five) and the cards ``take`` would pick up (Svoi Kozyri).
 VIEW_ONLY_KEYS: frozenset[str] = frozenset({"seat", "voids", "take_count"})
 
 
 class Game(ABC):
-    """A game of either kind, with the public API of SPEC §3.
+    """A game of either kind, with the public API of docs/api.md.
 
     Subclasses provide the rules; this class gives the checked, string-speaking surface
     (``play``, ``undo``, ``legal_actions``) over the int-coded ``legal_codes``/``_apply``/
     ``_undo`` of the subclass, and keeps ``history``: every action since the game was
-    made, which with ``(game, players, rules, seed)`` rebuilds it (SPEC §7).
+    made, which with ``(game, players, rules, seed)`` rebuilds it (docs/records.md).
     """
 
     game_id: ClassVar[str]
@@ -295,7 +295,7 @@ class Game(ABC):
     @classmethod
     @abstractmethod
     def from_json(cls: type[G], data: Mapping[str, Any]) -> G:
-        """A game from a position dict (SPEC §4); raises ``InvalidPosition``."""
+        """A game from a position dict (docs/positions.md); raises ``InvalidPosition``."""
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -318,7 +318,7 @@ class Game(ABC):
 
     @property
     def outcome(self) -> Outcome | None:
-        """None while the game runs; how it ended otherwise (SPEC §5)."""
+        """None while the game runs; how it ended otherwise (docs/api.md, Outcome)."""
         return self._forced if self._forced is not None else self._outcome()
 
     @property
@@ -364,11 +364,11 @@ class Game(ABC):
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
-        """The full position (SPEC §4), hidden cards included."""
+        """The full position (docs/positions.md), hidden cards included."""
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (SPEC §6); ``None`` gives the public view, what a
+        """What ``seat`` may know (docs/views.md); ``None`` gives the public view, what a
         spectator may know (every hand a count and its publicly known cards)."""
 
     def public_action(self, action: str, seat: int | None) -> str:

@@ -1,4 +1,4 @@
-"""Reading position dicts (SPEC §4) with errors that name the bad field.
+"""Reading position dicts (docs/positions.md) with errors that name the bad field.
 
 Both games parse positions through ``Reader`` so every malformed input is rejected
 with an ``InvalidPosition`` naming the key and the value, and unknown keys are refused

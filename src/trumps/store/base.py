@@ -1,6 +1,6 @@
 """The store interface (STYLE habit 9): players and game records behind a narrow async API.
 
-A game is stored as its record (SPEC §7) — game, rules, seed, players, actions, outcome,
+A game is stored as its record (docs/records.md) — game, rules, seed, players, actions, outcome,
 times — never as a pickled object, so any later version of trumps can replay it.  A table
 still being played keeps one *running* row that the server rewrites after each move
 (write-behind of the action list); ``save_game`` turns it into a finished game.

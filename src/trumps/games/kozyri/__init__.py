@@ -1,4 +1,4 @@
-"""Svoi Kozyri (RULES.md §1): the fast core, the rule options, the position loader and
+"""Svoi Kozyri (docs/rules/kozyri.md): the fast core, the rule options, the position loader and
 the public ``Game``."""
 
 from trumps.games.kozyri.game import Kozyri

@@ -1,8 +1,8 @@
-"""Svoi Kozyri ("Your trumps"), RULES.md §1: the public, checked game over the fast core.
+"""Svoi Kozyri ("Your trumps"), docs/rules/kozyri.md: the public, checked game over the fast core.
 
 The rules themselves live in ``trumps.games.kozyri._core`` (int-coded, mypyc-compiled);
-this module speaks card strings and JSON positions (SPEC §4), offers the rule options
-and presets of RULES.md §1.6 and filters views (SPEC §6).
+this module speaks card strings and JSON positions (docs/positions.md), offers the rule options
+and presets of docs/rules/options.md and filters views (docs/views.md).
 """
 
 from __future__ import annotations
@@ -23,16 +23,16 @@ def _popcount(m: int) -> int:
 
 
 class Kozyri(Game):
-    """Svoi Kozyri for 2–4 players (RULES.md K1–K19).
+    """Svoi Kozyri for 2–4 players (docs/rules/ K1–K19).
 
     A game made without ``trumps=`` starts with the trump choice (K3); with
     ``trumps=[suit per seat]`` the constructor plays those choices as ordinary
     ``trump X`` actions (they are in ``history``).  With ``match_losses`` = N > 1 a game
     is a match of hands (K18), each starting with its own trump choice.
 
-    Position keys beyond SPEC §4 (all optional on input):
+    Position keys beyond docs/positions.md (all optional on input):
 
-    * ``hand`` — the 1-based number of the hand being played (SPEC §4, default 1);
+    * ``hand`` — the 1-based number of the hand being played (docs/positions.md, default 1);
     * ``losses`` — hands lost so far per seat, the finished hand included (default
       zeros; for a given outcome with a loser L, L's entry defaults to ``match_losses``);
     * ``known`` — per seat, the cards it is publicly known to hold (K19: cards it
@@ -206,7 +206,7 @@ class Kozyri(Game):
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """SPEC §6: other hands as counts plus the cards publicly known to be there
+        """docs/views.md: other hands as counts plus the cards publicly known to be there
         (K19: the whole hand with two players); no seed.  ``take_count`` is how many cards
         ``take`` would pick up for the seat to move (K12), null with an empty pile or
         nobody to move.  ``seat=None`` is the public view: every hand a count with the

@@ -1,4 +1,4 @@
-"""Svoi Kozyri positions (SPEC §4): parsing and checking a position dict into a core."""
+"""Svoi Kozyri positions (docs/positions.md): parsing and checking a position dict into a core."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def hand_result(n: int, loser: int, reason: int) -> Outcome:
 
 
 def load(data: Mapping[str, Any]) -> Loaded:
-    """Parses and checks a position dict (SPEC §4); raises ``InvalidPosition``."""
+    """Parses and checks a position dict (docs/positions.md); raises ``InvalidPosition``."""
     r = Reader(data, GAME_ID, POSITION_KEYS)
     try:
         rules = rules_from_json(GAME_ID, OPTIONS, PRESETS, DEFAULT_PRESET, r.raw("rules"))

@@ -1,4 +1,4 @@
-"""Svoi Kozyri's rule options and presets (RULES.md §1.6) and how they configure the core."""
+"""Svoi Kozyri's rule options and presets (docs/rules/options.md) and how they configure the core."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Twenty-Five (RULES.md §2): the fast core, the rule options, the position loader and
+"""Twenty-Five (docs/rules/twentyfive.md): the fast core, the rule options, the position loader and
 the public ``Game``."""
 
 from trumps.games.twentyfive.game import TwentyFive

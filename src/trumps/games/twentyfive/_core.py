@@ -1,4 +1,4 @@
-"""The fast Twenty-Five core (RULES.md §2): int-coded, unchecked, compiled with mypyc.
+"""The fast Twenty-Five core (docs/rules/twentyfive.md): int-coded, unchecked, compiled with mypyc.
 
 Cards are ints ``rank * 4 + suit`` (ranks 2..A = 0..12, suits S H D C = 0..3), the joker
 is 52, a hand is an int bitmask.  Actions are card codes (play that card) and
@@ -11,7 +11,7 @@ that suit is not trumps).  A card played to a trick counts its trump value if it
 else its plain value if it is of the suit led, else 0 (a discard, F15).
 
 This module is typed for ``mypy --strict`` and compiled by mypyc; it imports nothing from
-``trumps`` but the seeded generator of ``trumps.games.base`` (SPEC §4 chance).
+``trumps`` but the seeded generator of ``trumps.games.base`` (docs/positions.md chance).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ ACE_OF_HEARTS: Final = 49  # 12 * 4 + 1
 HEARTS: Final = 1
 HAND_TRICKS: Final = 5
 
-# Option codes (the public module maps RULES.md names to these).
+# Option codes (the public module maps docs/rules/ names to these).
 RANK_CLASSIC: Final = 0
 RANK_AS_WRITTEN: Final = 1
 ROB_OPTIONAL: Final = 0

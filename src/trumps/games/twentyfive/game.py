@@ -1,10 +1,10 @@
-"""Twenty-Five, Ireland's national card game (RULES.md §2): the public, checked game.
+"""Twenty-Five, Ireland's national card game (docs/rules/twentyfive.md): the public, checked game.
 
 The rules live in the fast core ``_twentyfive_core``; this module is the string and JSON
-surface: rule options and presets, positions (SPEC §4) with validation, and views
-(SPEC §6).
+surface: rule options and presets, positions (docs/positions.md) with validation, and views
+(docs/views.md).
 
-Position keys beyond SPEC §4 (needed to round-trip):
+Position keys beyond docs/positions.md (needed to round-trip):
 
 - ``joker_discard``: null, or the card the dealer put face down after taking a turned-up
   joker (F17a).  While that discard is still owed, ``turnup`` is ``"JK"``, ``trump`` is
@@ -13,7 +13,7 @@ Position keys beyond SPEC §4 (needed to round-trip):
   this discard too.  Then ``stock[0]`` is the card that will be turned up next (the rest of
   ``stock`` is sorted; on input without ``stock`` the lowest unlisted card is next).
 
-Interpretations (RULES.md leaves them open):
+Interpretations (docs/rules/ leaves them open):
 
 - The joker is a trump between the J and the A♥ (F2) and, for reneging (F14), is
   privileged like the top three (with ``renege_cards = top3``; never with ``five_only``).
@@ -44,8 +44,8 @@ from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_conf
 
 
 class TwentyFive(Game):
-    """Twenty-Five for 2–10 players (RULES.md §2); see the module docstring for the
-    position keys beyond SPEC §4 and the rule interpretations."""
+    """Twenty-Five for 2–10 players (docs/rules/twentyfive.md); see the module docstring for the
+    position keys beyond docs/positions.md and the rule interpretations."""
 
     game_id: ClassVar[str] = GAME_ID
     title: ClassVar[str] = "Twenty-Five"
@@ -199,7 +199,7 @@ class TwentyFive(Game):
         return [[SUITS[s] for s in range(4) if lacking[p] >> s & 1] for p in range(n)]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """SPEC §6: other hands as counts with their publicly known cards (F18), voids,
+        """docs/views.md: other hands as counts with their publicly known cards (F18), voids,
         no seed, stock or robbing discard.  ``seat=None`` is the public view."""
         self._check_view_seat(seat)
         core = self._core

@@ -1,4 +1,4 @@
-"""Twenty-Five positions (SPEC §4): parsing and checking a position dict into a core."""
+"""Twenty-Five positions (docs/positions.md): parsing and checking a position dict into a core."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ class Loaded(NamedTuple):
 
 
 def load(data: Mapping[str, Any]) -> Loaded:
-    """Parses and checks a position dict (SPEC §4); raises ``InvalidPosition``."""
+    """Parses and checks a position dict (docs/positions.md); raises ``InvalidPosition``."""
     return _Loader(data).load()
 
 
 class _Loader:
-    """Parses and checks a position dict (SPEC §4); every failure is ``InvalidPosition``."""
+    """Parses and checks a position dict (docs/positions.md); every failure is ``InvalidPosition``."""
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.r = Reader(data, GAME_ID, POSITION_KEYS)

@@ -1,4 +1,4 @@
-"""Twenty-Five's rule options and presets (RULES.md §2.7) and how they configure the core."""
+"""Twenty-Five's rule options and presets (docs/rules/options.md) and how they configure the core."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ OPTIONS: dict[str, Option] = {
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
-        Preset("classic", "every rule with its default (RULES.md 2.7)"),
+        Preset("classic", "every rule with its default (docs/rules/options.md)"),
         Preset(
             "as-written",
             "the seed text's wording",
