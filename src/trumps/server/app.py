@@ -6,6 +6,7 @@ it), starts the hub (resuming running tables) and closes both on shutdown.  Rout
 - ``GET /`` the page; ``/static/…`` its assets (``trumps.web``).
 - ``GET /ws`` the game protocol (docs/protocol.md): one WebSocket per client.
 - ``GET /healthz`` liveness and counts; ``GET /api/schema`` the protocol's JSON Schema.
+- ``GET /api/catalog`` the games, presets, rule options and bot levels (``catalog.py``).
 - ``GET /api/tables`` the public tables.
 - ``POST /api/accounts`` make an account (or turn the bearer's guest into one);
   ``POST /api/login`` log in; both answer a resume token.
@@ -36,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trumps.records import play_recorded, replay
 from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords, Tokens
+from trumps.server.catalog import catalog_endpoint
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text, encode, json_schema
 from trumps.server.ratelimit import Buckets, RateLimit
@@ -363,6 +365,7 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             route("/", server.index, ["GET"]),
             route("/healthz", server.healthz, ["GET"]),
             route("/api/schema", server.schema, ["GET"]),
+            route("/api/catalog", catalog_endpoint, ["GET"]),
             route("/api/tables", server.tables, ["GET"]),
             route("/api/accounts", server.accounts, ["POST"]),
             route("/api/login", server.login, ["POST"]),
