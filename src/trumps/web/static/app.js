@@ -266,9 +266,26 @@ function rename(name) {
   net.restart();
 }
 
+/** The games, presets and bot levels the server offers (GET /api/catalog); null when it
+ *  could not be loaded (the lobby then says so and offers to try again). */
+async function loadCatalog() {
+  try {
+    context.catalog = await api("/api/catalog");
+  } catch (err) {
+    context.catalog = null;
+    status(t("The list of games could not be loaded from the server."), "error", err.message);
+  }
+}
+
 const context = {
-  send, status, play, leave, rematch, api, adopt, logout, rename, state: S,
+  send, status, play, leave, rematch, api, adopt, logout, rename, state: S, catalog: null,
   current: currentTable, openTable: (id) => { S.current = id; show("table"); },
+  reloadCatalog: async () => {
+    await loadCatalog();
+    if (context.catalog) $("status").hidden = true;
+    mountLobby($("lobby"), context);
+    show(S.section);
+  },
 };
 
 // ------------------------------------------------------------------ header and sections
@@ -351,6 +368,7 @@ function onKey(e) {
 
 async function init() {
   await setLang(pickLang());
+  await loadCatalog();
   document.addEventListener("keydown", onKey);
   mountAll();
   net.connect();

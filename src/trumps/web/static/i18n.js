@@ -77,21 +77,32 @@ export function plural(n, one, other) {
 
 // ------------------------------------------------------------------ names (literal tables)
 
-export function gameName(id) {
-  return { kozyri: t("Svoi Kozyri"), twentyfive: t("Twenty-Five") }[id] ?? id;
+// Each takes the server's own words (GET /api/catalog) as the fallback for a name the page
+// does not know yet.
+
+export function gameName(id, fallback = id) {
+  return { kozyri: t("Svoi Kozyri"), twentyfive: t("Twenty-Five") }[id] ?? fallback;
 }
 
-export function levelName(level) {
+export function levelName(level, fallback = level) {
   return {
     random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"),
-  }[level] ?? level;
+  }[level] ?? fallback;
 }
 
-export function presetName(preset) {
-  return {
-    seed: t("Standard"), pagat: t("pagat.com: pick up any time, four players"),
-    classic: t("Classic"), "as-written": t("As written"), "forty-five": t("Forty-Five: first to 45"),
-  }[preset] ?? preset;
+/** A preset's label; `info` is its catalog entry (doc, players, options), whose numbers the
+ *  labels show rather than restating the game's. */
+export function presetName(preset, info = null) {
+  const players = info?.players;
+  const target = info?.options?.target;
+  const known = {
+    // "seed" is the earlier name of "standard": tables and records may still carry it.
+    standard: t("Standard"), seed: t("Standard"),
+    pagat: players ? t("pagat.com: pick up any time, {n} players", { n: players }) : null,
+    classic: t("Classic"), "as-written": t("As written"),
+    "forty-five": target ? t("Forty-Five: first to {n}", { n: target }) : null,
+  }[preset];
+  return known ?? info?.doc ?? preset;
 }
 
 export function reasonName(reason) {

@@ -4,14 +4,23 @@
 import { bdi, el, fill, load, put, save, select } from "./dom.js";
 import { gameName, levelName, num, plural, presetName, t } from "./i18n.js";
 
-const GAMES = ["kozyri", "twentyfive"];
-const LEVELS = ["random", "easy", "medium", "hard", "expert"];
-const PRESETS = { kozyri: ["seed", "pagat"], twentyfive: ["classic", "as-written", "forty-five"] };
-const PLAYERS = { kozyri: [2, 4], twentyfive: [2, 8] }; // the protocol seats at most 8
-const DEFAULT_PLAYERS = { kozyri: 2, twentyfive: 4 };
+// The games, their player counts and presets, and the bot levels come from the server
+// (GET /api/catalog, loaded by app.js): the page keeps no copy of them.
+const games = () => ctx.catalog?.games ?? [];
+const levels = () => ctx.catalog?.levels ?? [];
+const gameInfo = (id) => games().find((g) => g.id === id) ?? games()[0];
+const gameOptions = () => games().map((g) => [g.id, gameName(g.id, g.title)]);
+const levelOptions = () => levels().map((l) => [l.level, levelName(l.level, l.name)]);
+/** A preset's label: the translated name, else the server's own description. */
+const presetLabel = (p) => presetName(p.name, p);
+/** The catalog entry of a game's preset, known by its name or an alias. */
+const presetInfo = (game, name) => games().find((g) => g.id === game)?.presets
+  .find((p) => p.name === name || p.aliases.includes(name)) ?? null;
+/** value if it is one of the options, else the first option's value. */
+const oneOf = (options, value) => (options.some(([v]) => v === value) ? value : options[0]?.[0]);
 const CLOCKS = ["none", "1+2", "3+2", "5+5", "10+5", "20+10"]; // minutes + seconds per move
 
-let ctx = null; // {send, state, status, openTable, api, adopt, logout, rename}
+let ctx = null; // {send, state, status, openTable, api, adopt, logout, rename, catalog, reloadCatalog}
 let parts = null;
 
 function loadPrefs() {
@@ -31,6 +40,17 @@ const clockLabel = (c) => (c === "none" ? t("no clock") : t("{m} min + {s} s per
 export function mountLobby(root, context) {
   ctx = context;
   parts = { tables: el("div", { class: "table-list" }), mine: el("div", { class: "box", hidden: true }) };
+  if (!games().length) {
+    // Without the catalog there is nothing to offer: say so, and offer to try again.
+    put(root,
+      el("div", { class: "lobby-grid" },
+        el("section", { class: "box", testid: "catalog-error", role: "alert" },
+          el("h2", {}, t("The games could not be loaded")),
+          el("p", {}, t("The server did not send the list of games, so no table can be started yet.")),
+          el("button", { type: "button", class: "primary", onclick: () => ctx.reloadCatalog() }, t("Try again"))),
+        profileBox()));
+    return;
+  }
   put(root,
     el("div", { class: "lobby-grid" },
       computerBox(), parts.mine, el("section", { class: "box" },
@@ -43,17 +63,19 @@ export function mountLobby(root, context) {
 // ------------------------------------------------------------------ play the computer
 
 function computerBox() {
-  const game = select({ id: "pc-game", testid: "pc-game" }, GAMES.map((g) => [g, gameName(g)]), prefs.game);
+  const game = select({ id: "pc-game", testid: "pc-game" }, gameOptions(), oneOf(gameOptions(), prefs.game));
   const players = el("select", { id: "pc-players", testid: "pc-players" });
-  const level = select({ id: "pc-level", testid: "pc-level" }, LEVELS.map((l) => [l, levelName(l)]), prefs.level);
-  const fillPlayers = () => {
-    const [lo, hi] = PLAYERS[game.value];
-    const want = Math.min(hi, Math.max(lo, Number(players.value || prefs.players) || DEFAULT_PLAYERS[game.value]));
+  const level = select({ id: "pc-level", testid: "pc-level" }, levelOptions(), oneOf(levelOptions(), prefs.level));
+  // want: the count to show (the saved one at first, the game's default on a change).
+  const fillPlayers = (want) => {
+    const g = gameInfo(game.value);
+    const lo = g.min_players;
+    const hi = g.max_players;
     put(players, ...range(lo, hi).map((n) => el("option", { value: n }, num(n))));
-    players.value = String(want);
+    players.value = String(Math.min(hi, Math.max(lo, Number(want) || g.default_players)));
   };
-  fillPlayers();
-  game.addEventListener("change", () => { players.value = String(DEFAULT_PLAYERS[game.value]); fillPlayers(); });
+  fillPlayers(prefs.players);
+  game.addEventListener("change", () => fillPlayers(gameInfo(game.value).default_players));
   return el("section", { class: "box hero" },
     el("h2", {}, t("Play the computer")),
     el("div", { class: "fields" },
@@ -82,7 +104,7 @@ export function renderTables() {
   }
   put(parts.tables, el("ul", { class: "plain rows" }, list.map((ts) => {
     const mine = ctx.state.tables.get(ts.table_id);
-    const rules = typeof ts.rules === "string" ? presetName(ts.rules) : t("custom rules");
+    const rules = typeof ts.rules === "string" ? presetName(ts.rules, presetInfo(ts.game, ts.rules)) : t("custom rules");
     const clock = ts.time_control
       ? t("{m} min + {s} s per move", { m: +(ts.time_control.base / 60).toFixed(1), s: ts.time_control.increment ?? 0 })
       : t("no clock");
@@ -101,7 +123,7 @@ export function renderTables() {
 }
 
 function quickMatch() {
-  const game = select({ id: "qm-game" }, GAMES.map((g) => [g, gameName(g)]), prefs.game);
+  const game = select({ id: "qm-game" }, gameOptions(), oneOf(gameOptions(), prefs.game));
   parts.quick = el("div", { class: "inline quick" });
   parts.quickGame = game;
   renderQuick();
@@ -143,33 +165,43 @@ export function renderMine() {
 
 function createBox() {
   const f = {};
-  f.game = select({ id: "create-game", testid: "create-game" }, GAMES.map((g) => [g, gameName(g)]), prefs.game);
+  f.game = select({ id: "create-game", testid: "create-game" }, gameOptions(), oneOf(gameOptions(), prefs.game));
   f.preset = el("select", { id: "create-preset", testid: "create-preset" });
   f.count = el("select", { id: "create-seats", testid: "create-seats" });
   f.seats = el("ol", { class: "seat-list" });
   f.clock = select({ id: "create-clock", testid: "create-clock" }, CLOCKS.map((c) => [c, clockLabel(c)]), "none");
   f.timeout = select({ id: "create-timeout" }, [["move", t("a bot makes a move")], ["forfeit", t("the game is lost")]], "move");
   f.grace = el("input", { id: "create-grace", type: "number", min: 0, max: 3600, value: 30 });
-  f.takeover = select({ id: "create-takeover" }, LEVELS.map((l) => [l, levelName(l)]), "medium");
+  f.takeover = select({ id: "create-takeover" }, levelOptions(), oneOf(levelOptions(), "medium"));
   f.private = el("input", { id: "create-private", testid: "create-private", type: "checkbox" });
 
   const seatSelect = (i, value) => select({ id: `seat-${i}`, testid: `seat-${i}` },
-    [["human", i === 0 ? t("you") : t("a person")], ...LEVELS.map((l) => [l, t("{level} bot", { level: levelName(l) })])], value);
+    [["human", i === 0 ? t("you") : t("a person")], ...levels().map((l) => [l.level, t("{level} bot", { level: levelName(l.level, l.name) })])], value);
   const fillSeats = () => {
     const old = [...f.seats.querySelectorAll("select")].map((s) => s.value);
     const n = Number(f.count.value);
     put(f.seats, ...range(0, n - 1).map((i) => el("li", {},
       el("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })), seatSelect(i, old[i] ?? (i === 0 ? "human" : "medium")))));
   };
-  const fillGame = () => {
-    const g = f.game.value;
-    put(f.preset, ...PRESETS[g].map((p) => el("option", { value: p }, presetName(p))));
-    const [lo, hi] = PLAYERS[g];
-    const was = Number(f.count.value) || DEFAULT_PLAYERS[g];
-    put(f.count, ...range(lo, hi).map((n) => el("option", { value: n }, num(n))));
-    f.count.value = String(Math.min(hi, Math.max(lo, was)));
+  const setCount = (n) => {
+    const g = gameInfo(f.game.value);
+    f.count.value = String(Math.min(g.max_players, Math.max(g.min_players, n)));
     fillSeats();
   };
+  const fillGame = () => {
+    const g = gameInfo(f.game.value);
+    put(f.preset, ...g.presets.map((p) => el("option", { value: p.name }, presetLabel(p))));
+    f.preset.value = g.default_preset;
+    const was = Number(f.count.value) || g.default_players;
+    put(f.count, ...range(g.min_players, g.max_players).map((n) => el("option", { value: n }, num(n))));
+    setCount(was);
+  };
+  // A preset made for a number of players (pagat: four) seats that many.
+  f.preset.addEventListener("change", () => {
+    const g = gameInfo(f.game.value);
+    const p = g.presets.find((x) => x.name === f.preset.value);
+    setCount(p?.players ?? Number(f.count.value));
+  });
   f.game.addEventListener("change", () => { f.count.value = ""; fillGame(); });
   f.count.addEventListener("change", fillSeats);
   fillGame();
