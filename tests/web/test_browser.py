@@ -74,9 +74,11 @@ async def open_page(
     phone: bool = False,
     name: str | None = None,
     still: bool = False,
+    setup: Callable[[BrowserContext], Awaitable[None]] | None = None,
 ) -> tuple[BrowserContext, Page]:
     """A new browser profile at ``url``; ``name`` as if the player had saved it before;
-    ``still`` asks for reduced motion (steady screenshots, and that path tested too)."""
+    ``still`` asks for reduced motion (steady screenshots, and that path tested too);
+    ``setup`` runs on the profile before the page opens (routes that watch or stand in)."""
     options: dict[str, object] = {"locale": locale}
     if still:
         options["reduced_motion"] = "reduce"
@@ -85,6 +87,8 @@ async def open_page(
     context = await browser.new_context(**options)  # type: ignore[arg-type]
     if name is not None:
         await context.add_init_script(f"localStorage.setItem('trumps.name', {name!r})")
+    if setup is not None:
+        await setup(context)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

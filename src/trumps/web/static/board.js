@@ -179,6 +179,11 @@ export function actionNodes(name, action) {
   if (action.startsWith("rob ")) {
     return fill(t("{name} robbed the turn-up, discarding {card}."), { name: who, card: cardText(action.slice(4)) });
   }
+  // F17a: the dealer who turned up the joker discards face down; only they see the card.
+  if (action === "discard") return fill(t("{name} took the turned-up joker and discarded a card."), { name: who });
+  if (action.startsWith("discard ")) {
+    return fill(t("{name} took the turned-up joker and discarded {card}."), { name: who, card: cardText(action.slice(8)) });
+  }
   return fill(t("{name} played {card}."), { name: who, card: cardText(action) });
 }
 

@@ -1,5 +1,5 @@
 // The live table: opponents around, the centre, your hand at the bottom with the legal
-// cards raised, prompts (beat or take, rob, choose trumps), the turn and clocks, hints, the
+// cards raised, prompts (beat or take, rob, the joker's discard, choose trumps), the turn and clocks, hints, the
 // game log, chat and the result with a rematch.
 //
 // The section is built once (so that the aria-live log and chat only announce new lines)
@@ -179,15 +179,24 @@ function renderMe(tb, model) {
   const words = tb.legal.filter((a) => !hand.includes(a));
   put(parts.prompt, ...(mine ? promptNodes(tb, hand, words) : []));
 
-  // Word actions: take (with the count it would pick up), choose trumps, rob.
+  // Word actions: take (with the count it would pick up), choose trumps; robbing the
+  // turn-up and the joker's discard (F17a) offer the cards to put away.
   const robs = words.filter((a) => a.startsWith("rob "));
-  put(parts.words, ...words.filter((a) => !a.startsWith("rob ")).map((a) =>
+  const discards = words.filter((a) => a.startsWith("discard "));
+  put(parts.words, ...words.filter((a) => !robs.includes(a) && !discards.includes(a)).map((a) =>
     actionButton(tb, a, index.get(a), wordLabel(tb, a))));
   if (robs.length) {
     parts.words.append(el("div", { class: "rob-offer", role: "group", "aria-label": t("Rob the turn-up") },
       el("span", {}, fill(t("Rob the turn-up {card}, discarding:"), { card: cardText(v.turnup) })),
       robs.map((a) => actionButton(tb, a, index.get(a), [cardImage(a.slice(4))],
         t("Rob, discarding {card}", { card: cardName(a.slice(4)) })))));
+  }
+  if (discards.length) {
+    const label = t("Discard a card face down (you took the turned-up joker)");
+    parts.words.append(el("div", { class: "rob-offer", role: "group", testid: "discard-offer", "aria-label": label },
+      el("span", {}, t("Discard face down:")), // the prompt above says why
+      discards.map((a) => actionButton(tb, a, index.get(a), [cardImage(a.slice(8))],
+        t("Discard {card} face down", { card: cardName(a.slice(8)) })))));
   }
 
   const sorted = sortHand(hand, myTrump);
@@ -219,16 +228,8 @@ function wordLabel(tb, action) {
   return action;
 }
 
-/** K12: how many cards a pick-up takes, judged by my trump: 3, 5 of my own trump, or the
- *  whole pile under the ace of my trump. */
-function takeCount(tb) {
-  const pile = tb.view.pile ?? [];
-  const mine = tb.view.trumps?.[tb.seat];
-  const top = pile.at(-1);
-  if (!top) return null;
-  if (top[1] !== mine) return Math.min(3, pile.length);
-  return top[0] === "A" ? pile.length : Math.min(5, pile.length);
-}
+/** How many cards `take` would pick up now: the game says so in the view (K12). */
+const takeCount = (tb) => tb.view.take_count ?? null;
 
 function promptNodes(tb, hand, words) {
   const v = tb.view;
@@ -239,6 +240,7 @@ function promptNodes(tb, hand, words) {
     if (v.owes_second) return [t("You beat it: now play a second card.")];
     if (!top) return [t("Lead any card.")];
     const n = takeCount(tb);
+    if (n === null) return fill(t("Beat {card}."), { card: cardText(top) }); // the view has it whenever a card is to beat
     if (!cards.length) {
       return fill(plural(n, t("You cannot beat {card}: take {n} card."), t("You cannot beat {card}: take {n} cards.")), { card: cardText(top) });
     }
@@ -246,6 +248,9 @@ function promptNodes(tb, hand, words) {
       return fill(plural(n, t("Beat {card} or take {n} card."), t("Beat {card} or take {n} cards.")), { card: cardText(top) });
     }
     return fill(t("Beat {card}."), { card: cardText(top) });
+  }
+  if (words.some((a) => a.startsWith("discard "))) {
+    return [t("The turned-up joker is yours: choose a card to discard face down.")];
   }
   if (words.some((a) => a.startsWith("rob "))) return [t("You may rob the turn-up before you play.")];
   return (v.trick ?? []).length ? [t("Play a card to the trick.")] : [t("Lead a card.")];
@@ -294,10 +299,12 @@ function renderHint(tb) {
       actionLabel(tb, a), ` ${num(x.toFixed(2))}`])) : null);
 }
 
-/** An action as short nodes: a card, "take 3 cards", a suit, "rob, discarding 7♣". */
+/** An action as short nodes: a card, "take 3 cards", a suit, "rob, discarding 7♣",
+ *  "discard 7♣ face down". */
 function actionLabel(tb, action) {
   if (isCard(action)) return cardText(action);
   if (action.startsWith("rob ")) return fill(t("Rob, discarding {card}"), { card: cardText(action.slice(4)) });
+  if (action.startsWith("discard ")) return fill(t("Discard {card} face down"), { card: cardText(action.slice(8)) });
   return el("span", {}, wordLabel(tb, action));
 }
 
