@@ -62,7 +62,7 @@ def test_games_match_the_registry(served: dict[str, Any]) -> None:
 
 def test_what_the_lobby_relies_on(served: dict[str, Any]) -> None:
     """The facts the page shows: Svoi Kozyri's default preset is ``standard`` (alias
-    ``seed``, RULES §1.6) and Twenty-Five seats up to ten."""
+    ``seed``, docs/rules/kozyri.md §1.6) and Twenty-Five seats up to ten."""
     games = {g["id"]: g for g in served["games"]}
     kozyri = games["kozyri"]
     assert kozyri["default_preset"] == "standard"

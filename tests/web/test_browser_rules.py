@@ -1,6 +1,6 @@
 """The page asks the server for what the games are and what a seat may do (issue 9):
 the lobby's lists come from ``GET /api/catalog``, the pick-up count from the view's
-``take_count``, and the Twenty-Five joker discard (``discard XX``, RULES F17a) is its own
+``take_count``, and the Twenty-Five joker discard (``discard XX``, rule F17a) is its own
 prompt.  Same harness as ``test_browser.py``: a real ``trumps serve`` and Debian's Chromium.
 """
 

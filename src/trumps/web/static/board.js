@@ -1,6 +1,6 @@
 // The picture of a position, shared by the live table and the replay: the seats around the
 // table (names, hand sizes, trumps, scores, clocks) and its centre (the Svoi Kozyri pile, or
-// the Twenty-Five turn-up, trick and scores). Views and positions are SPEC §4/§6 dicts.
+// the Twenty-Five turn-up, trick and scores). Views and positions are the dicts of docs/views.md and docs/positions.md.
 //
 // A model is {game, view, name(s) → text, info(s) → seat info or null, me (seat at the
 // bottom or null), toMove, clock(s) → seconds or null, reveal (show every hand), fresh}.
@@ -187,7 +187,7 @@ export function actionNodes(name, action) {
   return fill(t("{name} played {card}."), { name: who, card: cardText(action) });
 }
 
-/** The outcome (SPEC §5) as a sentence, from "me"'s point of view when seated. */
+/** The outcome (docs/api.md, Outcome) as a sentence, from "me"'s point of view when seated. */
 export function outcomeNodes(o, name, me) {
   const reason = el("span", { class: "reason" }, " ", t("({reason})", { reason: reasonName(o.reason) }));
   if (o.draw) return [t("The game is drawn."), reason];
@@ -196,7 +196,7 @@ export function outcomeNodes(o, name, me) {
   if (mine && o.winners.includes(me)) head = t("You won!");
   else if (mine && o.losers.includes(me)) head = t("You lost.");
   if (o.winners.length > 1 && o.losers.length === 1) {
-    // Svoi Kozyri with 3–4 players: one loser, everyone else wins (SPEC §5).
+    // Svoi Kozyri with 3–4 players: one loser, everyone else wins (docs/api.md, Outcome).
     if (mine && o.losers[0] === me) return [head, reason];
     return [head ? `${head} ` : "", fill(t("{name} lost."), { name: bdi(name(o.losers[0])) }), reason];
   }

@@ -2,7 +2,7 @@
 //
 // The two-colour deck is the default; the four-colour one (spades black, hearts red,
 // diamonds blue, clubs green) helps colour-blind players and is a setting kept in
-// localStorage. Card codes are SPEC §2: rank AKQJT98765432 then suit SHDC, or JK.
+// localStorage. Card codes are those of docs/actions.md: rank AKQJT98765432 then suit SHDC, or JK.
 
 import { bdi, el, load, save } from "./dom.js";
 import { cardName, num, suitName, t } from "./i18n.js";
