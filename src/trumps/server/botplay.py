@@ -1,0 +1,98 @@
+"""Bots at a live table: moves for bot seats (and absent people's), and hints.
+
+When a bot (or a takeover bot) is to move, its ``decide`` runs off the event loop
+(``BotRunner``: worker processes or threads) and its choice comes back as a ``BotMove``
+command, handled in order like any other; a choice made for an event the table has moved
+past is dropped and the bot asked again.  A hint is the strongest bot's choice from the
+asking seat's own view, sent to that connection only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from trumps.server.bots import BotRequest
+from trumps.server.commands import BotMove, HintCmd, Outbox
+from trumps.server.protocol import Hint as HintMsg
+from trumps.server.seats import Seats
+
+__all__ = ["HINT_LEVEL", "BotPlay"]
+
+log = logging.getLogger("trumps.server.table")
+
+HINT_LEVEL = "expert"  # hints come from the strongest bot
+
+
+class BotPlay(Seats):
+    """Asking bots for moves and hints (the answers come back as commands)."""
+
+    def _hint(self, c: HintCmd) -> None:
+        seat = self._seat_of(c.conn)
+        if seat is None:
+            return
+        if any(other.level is None for s, other in enumerate(self.seats) if s != seat):
+            self._error(c.conn, "not_allowed", "hints are for games against the computer only")
+            return
+        if self.over or not self.started or self.game.current_player != seat:
+            self._error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
+            return
+        request = BotRequest(
+            HINT_LEVEL,
+            self.game.game_id,
+            self.game.view(seat),
+            self.game.legal_actions(),
+            self.bot_time,
+            self._rng.getrandbits(64),
+        )
+        task = asyncio.create_task(self._advise(c.conn, request, self.number))
+        self._hints.add(task)
+        task.add_done_callback(self._hints.discard)
+
+    async def _advise(self, conn: Outbox, request: BotRequest, number: int) -> None:
+        try:
+            decision = await self.runner.decide(request)
+        except Exception:
+            log.exception("table %s: the hint failed", self.table_id)
+            self._error(conn, "internal_error", "no hint this time")
+            return
+        conn.put_nowait(
+            HintMsg(
+                table_id=self.table_id,
+                event=number,
+                action=decision.action,
+                reasoning=decision.reasoning,
+                values=decision.values,
+            )
+        )
+
+    def _maybe_bot(self) -> None:
+        seat = self.game.current_player
+        if (
+            not self.started
+            or self._bot_task is not None
+            or seat is None
+            or self.over
+            or not self._bot_plays(seat)
+        ):
+            return
+        view, legal = self.game.view(seat), self.game.legal_actions()
+        self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number))
+
+    async def _think(self, seat: int, view: dict[str, Any], legal: list[str], number: int) -> None:
+        level = self.seats[seat].level or self.config.takeover
+        seed = self._rng.getrandbits(64)
+        try:
+            decision = await self.runner.decide(
+                BotRequest(level, self.game.game_id, view, legal, self.bot_time, seed)
+            )
+            action = decision.action
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "table %s: bot for seat %d failed; playing a legal move", self.table_id, seat
+            )
+            action = legal[0]
+        self.submit(BotMove(seat, action, number))

@@ -1,0 +1,42 @@
+"""A table's settings, chosen at creation and stored beside its record to resume it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from trumps.server.protocol import OnTimeout, TimeControl
+
+__all__ = ["TableConfig"]
+
+
+@dataclass
+class TableConfig:
+    """The settings of a table, chosen at creation (and stored to resume it)."""
+
+    time_control: TimeControl | None = None
+    on_timeout: OnTimeout = "move"
+    grace: float = 30.0
+    takeover: str = "medium"
+    private: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        tc = self.time_control
+        return {
+            "time_control": None if tc is None else {"base": tc.base, "increment": tc.increment},
+            "on_timeout": self.on_timeout,
+            "grace": self.grace,
+            "takeover": self.takeover,
+            "private": self.private,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableConfig:
+        tc = data.get("time_control")
+        return cls(
+            time_control=None if tc is None else TimeControl(**tc),
+            on_timeout=data.get("on_timeout", "move"),
+            grace=float(data.get("grace", 30.0)),
+            takeover=data.get("takeover", "medium"),
+            private=bool(data.get("private", False)),
+        )

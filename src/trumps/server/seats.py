@@ -1,0 +1,130 @@
+"""Seats that survive real life: owners, reconnects, leaving, and the grace period.
+
+A seat belongs to its *owner* (a player id), not to a connection.  A dropped connection
+leaves the seat with its owner; after ``grace`` seconds a bot of the ``takeover`` level
+plays for it (event ``takeover``), and the owner takes it back by joining again (event
+``return``; a resume within the grace period, before any takeover, is a ``join``).  A
+player who leaves on purpose gives the seat up: a running game goes on with the takeover
+bot, a table that has not started opens the seat again.
+"""
+
+from __future__ import annotations
+
+from trumps.server.commands import GraceOver, Join, Outbox
+from trumps.server.projection import Projection
+
+__all__ = ["Seats"]
+
+
+class Seats(Projection):
+    """Joining, spectating, reconnecting, leaving and grace periods."""
+
+    def _join(self, c: Join) -> None:
+        owner: object = c.player if c.player is not None else c.conn
+        if c.spectate:
+            self._unsubscribe(c.conn)
+            self._subs[c.conn] = None
+            c.conn.put_nowait(self._snapshot(None))
+            return
+        mine = self.seat_of_owner(owner)
+        if mine is not None and c.seat is not None and c.seat != mine:
+            self._error(c.conn, "table_full", f"you hold seat {mine}; seat {c.seat} is not yours")
+            return
+        if mine is not None:  # the owner comes back (a reload, a new connection)
+            self._rebind(mine, c.conn, c.name)
+            return
+        if c.seat is not None:
+            if not 0 <= c.seat < self.game.players or self.seats[c.seat].level is not None:
+                self._error(c.conn, "table_full", f"seat {c.seat} is not open for a person")
+                return
+            if self.seats[c.seat].owner is not None:
+                self._error(c.conn, "table_full", f"seat {c.seat} is taken")
+                return
+            seat_no = c.seat
+        else:
+            free = self.open_seats()
+            if not free:
+                self._error(c.conn, "table_full", "no open seat at this table")
+                return
+            seat_no = free[0]
+        if self.over:
+            self._error(c.conn, "game_over", "the game at this table has ended")
+            return
+        self._unsubscribe(c.conn)
+        seat = self.seats[seat_no]
+        seat.owner, seat.conn, seat.name = owner, c.conn, c.name
+        self._subs[c.conn] = seat_no
+        c.conn.put_nowait(self._snapshot(seat_no))
+        self._emit("join", seat=seat_no)
+        if seat.away:  # a newcomer takes over from the takeover bot
+            seat.away = False
+            self._emit("return", seat=seat_no)
+
+    def _rebind(self, seat_no: int, conn: Outbox, name: str | None) -> None:
+        seat = self.seats[seat_no]
+        if seat.conn is not None and seat.conn is not conn:
+            self._subs.pop(seat.conn, None)  # the older connection stops hearing this table
+        self._unsubscribe(conn)
+        seat.conn, seat.epoch = conn, seat.epoch + 1
+        if name:
+            seat.name = name
+        self._cancel_timer(("grace", seat_no))
+        self._subs[conn] = seat_no
+        conn.put_nowait(self._snapshot(seat_no))
+        if seat.away and not self.over:
+            seat.away = False
+            self._emit("return", seat=seat_no)
+        elif not self.over:
+            self._emit("join", seat=seat_no)
+
+    def _unsubscribe(self, conn: Outbox) -> None:
+        seat_no = self._subs.pop(conn, None)
+        if seat_no is not None and self.seats[seat_no].conn is conn:
+            self.seats[seat_no].conn = None
+
+    def _leave(self, conn: Outbox, *, on_purpose: bool) -> None:
+        if conn not in self._subs:
+            return
+        seat_no = self._subs[conn]
+        self._unsubscribe(conn)
+        if seat_no is None or self.over:
+            return
+        seat = self.seats[seat_no]
+        if seat.conn is not None:  # another connection of the owner holds it
+            return
+        if on_purpose:
+            seat.owner = None
+            seat.epoch += 1
+            self._cancel_timer(("grace", seat_no))
+            self._emit("leave", seat=seat_no)
+            if self.started:
+                seat.away = True
+                self._emit("takeover", seat=seat_no)
+            else:
+                seat.name = None
+        else:
+            self._emit("leave", seat=seat_no)
+            self._absent(seat_no)
+
+    def _absent(self, seat_no: int) -> None:
+        """Start the grace period of a seat whose owner is not connected."""
+        seat = self.seats[seat_no]
+        seat.epoch += 1
+        self._set_timer(("grace", seat_no), self.config.grace, GraceOver(seat_no, seat.epoch))
+
+    def _grace_over(self, c: GraceOver) -> None:
+        seat = self.seats[c.seat]
+        if c.epoch != seat.epoch or seat.conn is not None or self.over:
+            return
+        if self.started:
+            if not seat.away:
+                seat.away = True
+                self._emit("takeover", seat=c.seat)
+        else:  # nobody is waiting for a person who never came back before the start
+            seat.owner, seat.name = None, None
+
+    def _seat_of(self, conn: Outbox) -> int | None:
+        seat = self._subs.get(conn)
+        if seat is None:
+            self._error(conn, "not_seated", "this connection holds no seat at this table")
+        return seat

@@ -1,0 +1,171 @@
+"""The state of one live table and the queries on it, shared by the table's parts.
+
+``Table`` (``trumps.server.table``) is assembled from parts, one module each: this state,
+what each recipient is shown (``projection``), seats and grace periods (``seats``), bot
+moves and hints (``botplay``), and the command loop and game flow (``table``).  All of them
+run only inside the table's one writer task.  The state also holds the table's time: the
+Fischer clocks (``clock``) and the timers (``timing``), both read from one injected
+``TimeSource`` so tests can drive them without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from trumps.ai import make_bot
+from trumps.games import Game
+from trumps.server.bots import BotRunner
+from trumps.server.clock import FischerClocks
+from trumps.server.commands import Command, Outbox, Timeout
+from trumps.server.config import TableConfig
+from trumps.server.protocol import EventKind
+from trumps.server.timing import KeyedTimers, LoopTime, TimeSource
+
+__all__ = ["GAME_KINDS", "TableBase"]
+
+# Events that change the game (the others change seats): only these make an action stale.
+GAME_KINDS: frozenset[str] = frozenset({"start", "action", "resign", "timeout"})
+
+
+@dataclass
+class _Seat:
+    """The server-side state of one seat."""
+
+    level: str | None  # a bot level for a bot seat, None for a person's seat
+    owner: object = None  # the person who holds it (player id or connection)
+    name: str | None = None
+    conn: Outbox | None = None  # the owner's live connection
+    away: bool = False  # a takeover bot plays for the seat
+    epoch: int = 0  # counts absences, so a stale grace timer is ignored
+
+
+@dataclass
+class _Entry:
+    number: int
+    kind: EventKind
+    seat: int | None
+    action: str | None
+    by_bot: bool
+
+
+class TableBase:
+    """The data of a live table; see ``Table`` for its behaviour."""
+
+    def __init__(
+        self,
+        table_id: str,
+        game: Game,
+        seats: Sequence[str | None],
+        *,
+        config: TableConfig | None = None,
+        runner: BotRunner | None = None,
+        bot_time: float = 0.05,
+        bot_seed: int | None = None,
+        time: TimeSource | None = None,
+    ) -> None:
+        if len(seats) != game.players:
+            raise ValueError(f"{game.players} seats needed, got {len(seats)}")
+        self.table_id = table_id
+        self.game = game
+        self.config = config or TableConfig()
+        self.seats = [_Seat(level) for level in seats]
+        for level in {*seats, self.config.takeover} - {None}:
+            make_bot(cast(str, level), game.game_id)  # an unknown level fails here, not later
+        self.runner = runner or BotRunner(0)
+        self.bot_time = bot_time
+        self._rng = random.Random(bot_seed)
+        self.time: TimeSource = time or LoopTime()
+        self.commands: asyncio.Queue[Command] = asyncio.Queue()
+        self.number = 0  # the latest event number
+        self.moved = 0  # the latest event that changed the game (not a join, leave …)
+        self.started = False
+        self.started_at: str | None = None
+        self.record_id: int | None = None
+        self.events: list[_Entry] = []
+        self._subs: dict[Outbox, int | None] = {}  # connection -> seat or None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._hints: set[asyncio.Task[None]] = set()
+        self._timers = KeyedTimers(self.time)
+        self._task: asyncio.Task[None] | None = None
+        self._final: dict[str, Any] | None = None
+        self._start_asked = False
+        self.clock = FischerClocks(
+            self.config.time_control, [seat.level is None for seat in self.seats], self.time.now
+        )
+
+    # -- queries -----------------------------------------------------------------------------
+    @property
+    def levels(self) -> list[str | None]:
+        return [seat.level for seat in self.seats]
+
+    @property
+    def names(self) -> list[str | None]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome is not None
+
+    def owners(self) -> list[object]:
+        return [seat.owner for seat in self.seats]
+
+    def open_seats(self) -> list[int]:
+        """The people's seats nobody holds."""
+        return [s for s, seat in enumerate(self.seats) if seat.level is None and seat.owner is None]
+
+    def seat_of_owner(self, owner: object) -> int | None:
+        for s, seat in enumerate(self.seats):
+            if seat.owner is not None and seat.owner == owner:
+                return s
+        return None
+
+    def record_names(self) -> list[str]:
+        return [
+            seat.name or (f"{seat.level} bot" if seat.level else f"Seat {s}")
+            for s, seat in enumerate(self.seats)
+        ]
+
+    def clocks(self) -> list[float | None] | None:
+        """Seconds left per seat (None for a seat without a clock), or None if untimed."""
+        return self.clock.snapshot()
+
+    def _bot_plays(self, seat: int) -> bool:
+        """A bot moves for a bot's seat, an absent person's seat, or a seat nobody holds."""
+        state = self.seats[seat]
+        return state.level is not None or state.away or (self.started and state.owner is None)
+
+    # -- timers and the running clock ----------------------------------------------------------
+    def submit(self, command: Command) -> None:
+        """Enqueue a command (safe before the task runs; commands are handled in order)."""
+        self.commands.put_nowait(command)
+
+    def _set_timer(self, key: Hashable, delay: float, command: Command) -> None:
+        self._timers.set(key, delay, lambda: self.submit(command))
+
+    def _cancel_timer(self, key: Hashable) -> None:
+        self._timers.cancel(key)
+
+    def _charge_clock(self, *, moved: bool) -> None:
+        """Stop the running clock, charging the time used (and adding the increment)."""
+        if self.clock.stop(moved=moved) is not None:
+            self._cancel_timer("clock")
+
+    def _arm_clock(self) -> None:
+        """Run the clock of the person to move, if any; a timer fires at zero."""
+        if self.clock.running is not None:
+            self._charge_clock(moved=False)
+        s = self.game.current_player
+        if (
+            self.config.time_control is None
+            or not self.started
+            or self.over
+            or s is None
+            or self.clock.left[s] is None
+            or self._bot_plays(s)
+        ):
+            return
+        self._set_timer("clock", self.clock.start(s), Timeout(s, self.number))
