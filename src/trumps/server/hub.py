@@ -1,11 +1,13 @@
-"""The hub: connections, the lobby, quick matching and the live tables of one server.
+"""The hub: the routing of one server's connections to its lobby and live tables.
 
 Everything a connection says arrives through ``Hub.handle`` as raw frames; the hub decodes
-them (``protocol.decode_client``), answers lobby requests itself and passes table requests to
-the table's own writer task (``Table``), which is the only code that touches a game.  The hub
-is each table's ``TableListener``: tables that changed are written behind in one transaction
-every ``flush_interval`` (a commit per batch, not per move), and when a game ends its
-finished record is stored before anyone is told the game is over.  On start it
+them (``protocol.decode_client``), answers hello, table creation and rematches itself, lets
+the ``Lobby`` and ``QuickMatches`` (``trumps.server.lobby``) answer the lobby's requests, and
+passes table requests to the table's own writer task (``Table``), which is the only code
+that touches a game.  The hub is each table's ``TableListener``: tables that changed are
+written behind (``trumps.server.writebehind``) in one transaction every ``flush_interval``
+(a commit per batch, not per move), and when a game ends its finished record is stored
+before anyone is told the game is over.  On start it
 resumes every running table from the store, so a restart (even after ``kill -9``) loses no
 finished game and at most the moves of the last ``flush_interval`` (half a second).
 
@@ -16,9 +18,7 @@ No sockets here either: a connection is an outbox queue drained by the transport
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
-import json
 import logging
 import secrets
 import time
@@ -33,6 +33,8 @@ from trumps.games import Game, new_game
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken, Tokens
 from trumps.server.bots import BotRunner
+from trumps.server.connection import Connection
+from trumps.server.lobby import LiveTable, Lobby, QuickMatches, rules_key
 from trumps.server.protocol import (
     PROTOCOL_VERSION,
     Action,
@@ -56,15 +58,13 @@ from trumps.server.protocol import (
     RematchAsk,
     Resign,
     Resync,
-    ServerMessage,
     Spectate,
     TableList,
-    TableSummary,
     Waiting,
     Welcome,
     decode_client,
 )
-from trumps.server.ratelimit import Buckets, RateLimit
+from trumps.server.ratelimit import RateLimit
 from trumps.server.table import (
     Act,
     Chat,
@@ -77,15 +77,14 @@ from trumps.server.table import (
     Table,
     TableConfig,
 )
-from trumps.store import RunningUpdate, Store
+from trumps.server.writebehind import WriteBehind
+from trumps.store import Store
 
-__all__ = ["Connection", "Hub", "HubOptions"]
+__all__ = ["Connection", "Hub", "HubOptions", "LiveTable"]
 
 log = logging.getLogger(__name__)
 
-MAX_BACKLOG: Final = 4096  # messages queued for a connection before it counts as dead
 FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
-LOBBY_DEBOUNCE: Final = 0.2  # seconds between live table-list pushes
 
 
 @dataclass
@@ -102,55 +101,6 @@ class HubOptions:
     bot_workers: int = 0  # processes bots think in (0: threads of this process)
 
 
-class Connection:
-    """One client: its identity once it said ``hello`` and its outbox of messages."""
-
-    _ids = itertools.count(1)
-
-    def __init__(self) -> None:
-        self.id = next(self._ids)
-        self.outbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
-        self.player: int | None = None
-        self.name = ""
-        self.account: str | None = None
-        self.tables: set[str] = set()
-        self.lobby: tuple[bool, str | None] = (False, None)  # watching the list, of a game
-        self.closed = False
-        self.budget: Buckets | None = None  # its rate limit, from the first message on
-
-    def put_nowait(self, item: ServerMessage, /) -> None:
-        """Queue a message; a client that stops reading is cut off, not buffered forever."""
-        if self.closed:
-            return
-        if self.outbox.qsize() >= MAX_BACKLOG:
-            log.warning("connection %d stopped reading; closing it", self.id)
-            self.close()
-            return
-        self.outbox.put_nowait(item)
-
-    def close(self) -> None:
-        """Ask the transport to close (a None in the outbox)."""
-        if not self.closed:
-            self.closed = True
-            self.outbox.put_nowait(None)
-
-
-@dataclass
-class _Live:
-    """Bookkeeping the hub keeps beside a table."""
-
-    table: Table
-    summary: TableSummary | None = None
-    rules_name: str | dict[str, Any] | None = None
-    expires: asyncio.TimerHandle | None = None
-    creator: int | None = None
-    rematch: str | None = None  # the table made for a rematch of this one
-
-
-def _rules_key(game: str, rules: object) -> str:
-    return json.dumps([game, rules], sort_keys=True)
-
-
 class Hub:
     """Every live table and connection of one server process."""
 
@@ -158,18 +108,14 @@ class Hub:
         self.store = store
         self.tokens = tokens
         self.options = options or HubOptions()
-        self.tables: dict[str, _Live] = {}
+        self.tables: dict[str, LiveTable] = {}
         self.connections: set[Connection] = set()
-        self._waiting: dict[str, Connection] = {}  # quick match: rules key -> who waits
+        self.matches = QuickMatches()
         self._limit = RateLimit(self.options.per_second, self.options.per_minute)
-        self._lobby_task: asyncio.Task[None] | None = None
+        self.lobby = Lobby(self.tables, lambda: self.connections)
         self._seeds = itertools.count(0)
-        self._stopping = False
         self.runner = BotRunner(self.options.bot_workers)
-        self._dirty: set[str] = set()  # tables changed since the last flush
-        self._written_ids: dict[str, list[int | None]] = {}  # the seats last stored
-        self._flusher: asyncio.Task[None] | None = None
-        self._write_lock = asyncio.Lock()  # one write at a time: a batch or a finished game
+        self.writer = WriteBehind(store, self.tables, self.options.flush_interval)
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -196,26 +142,21 @@ class Hub:
                 bot_time=self.options.bot_time,
                 started_at=running.record.get("started"),
             )
-            self.tables[table.table_id] = _Live(table, rules_name=meta.get("rules_name"))
+            self.tables[table.table_id] = LiveTable(table, rules_name=meta.get("rules_name"))
             table.launch()
             log.info("resumed table %s at ply %d", table.table_id, len(game.history))
 
     async def stop(self) -> None:
         """Stop every table, finishing pending writes (the running rows stay for a restart)."""
-        self._stopping = True
+        self.writer.stopping = True
         for conn in list(self.connections):
             conn.close()
         for live in list(self.tables.values()):
             await live.table.stop()
             if live.expires is not None:
                 live.expires.cancel()
-        if self._flusher is not None:
-            with contextlib.suppress(Exception):
-                await self._flusher
-        with contextlib.suppress(Exception):
-            await self.flush()  # the last moves before the stop
-        if self._lobby_task is not None:
-            self._lobby_task.cancel()
+        await self.writer.close()  # the last moves before the stop
+        self.lobby.close()
         self.runner.close()
 
     # -- connections ------------------------------------------------------------------------
@@ -228,9 +169,7 @@ class Hub:
         """The transport is gone: seats wait for their owner's grace period."""
         self.connections.discard(conn)
         conn.closed = True
-        for key, waiting in list(self._waiting.items()):
-            if waiting is conn:
-                del self._waiting[key]
+        self.matches.cancel(conn)
         for table_id in conn.tables:
             live = self.tables.get(table_id)
             if live is not None:
@@ -274,7 +213,7 @@ class Hub:
             conn.put_nowait(Pong(nonce=msg.nonce))
         elif isinstance(msg, ListTables):
             conn.lobby = (True, msg.game)
-            conn.put_nowait(TableList(tables=self._summaries(msg.game)))
+            conn.put_nowait(TableList(tables=self.lobby.summaries(msg.game)))
         elif isinstance(msg, CreateTable):
             self._create(conn, msg)
         elif isinstance(msg, PlayComputer):
@@ -283,9 +222,7 @@ class Hub:
         elif isinstance(msg, QuickMatch):
             self._quick_match(conn, msg)
         elif isinstance(msg, CancelQuickMatch):
-            for key, waiting in list(self._waiting.items()):
-                if waiting is conn:
-                    del self._waiting[key]
+            self.matches.cancel(conn)
         else:
             self._at_table(conn, msg)
 
@@ -379,7 +316,7 @@ class Hub:
         else:  # a table of bots: the creator watches it play
             table.submit(Join(conn, spectate=True))
             table.start()
-        self._lobby_changed()
+        self.lobby.changed()
         return table
 
     def _open(
@@ -400,7 +337,7 @@ class Hub:
             runner=self.runner,
             bot_time=self.options.bot_time,
         )
-        self.tables[table.table_id] = _Live(table, rules_name=rules_name, creator=conn.player)
+        self.tables[table.table_id] = LiveTable(table, rules_name=rules_name, creator=conn.player)
         table.launch()
         conn.tables.add(table.table_id)
         return table
@@ -411,19 +348,10 @@ class Hub:
         except (TrumpsError, ValueError, TypeError) as e:
             self._error(conn, "bad_rules", str(e))
             return
-        key = _rules_key(msg.game, rules)
-        other = self._waiting.get(key)
-        if other is not None and other.player == conn.player:
+        other = self.matches.pair(conn, rules_key(msg.game, rules))
+        if other is None:
             conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
             return
-        if other is None or other.closed:
-            for k, waiting in list(self._waiting.items()):
-                if waiting is conn:
-                    del self._waiting[k]
-            self._waiting[key] = conn
-            conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
-            return
-        del self._waiting[key]
         table = self._create(
             other, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
         )
@@ -462,7 +390,7 @@ class Hub:
         elif isinstance(msg, RematchAsk):
             self._rematch(conn, live)
 
-    def _rematch(self, conn: Connection, live: _Live) -> None:
+    def _rematch(self, conn: Connection, live: LiveTable) -> None:
         """The same game, rules, seats and settings again; people who sat there are told.
 
         When several players ask, the first request makes the table and the others sit
@@ -497,127 +425,31 @@ class Hub:
         for other in self.connections:
             if other.player in others:
                 other.put_nowait(offer)
-        self._lobby_changed()
-
-    # -- the lobby ---------------------------------------------------------------------------
-    def _summary(self, live: _Live) -> TableSummary:
-        table = live.table
-        return TableSummary(
-            table_id=table.table_id,
-            game=table.game.game_id,  # type: ignore[arg-type]
-            rules=live.rules_name if live.rules_name is not None else table.game.rules,
-            seats=table.seat_infos(),
-            open_seats=len(table.open_seats()),
-            started=table.started,
-            time_control=table.config.time_control,
-        )
-
-    def _summaries(self, game: str | None = None) -> list[TableSummary]:
-        out = []
-        for live in self.tables.values():
-            table = live.table
-            if table.config.private or table.over:
-                continue
-            if game is None or table.game.game_id == game:
-                if live.summary is None:
-                    live.summary = self._summary(live)
-                out.append(live.summary)
-        return out
-
-    def _lobby_changed(self) -> None:
-        if self._lobby_task is None or self._lobby_task.done():
-            self._lobby_task = asyncio.create_task(self._push_lobby())
-
-    async def _push_lobby(self) -> None:
-        await asyncio.sleep(LOBBY_DEBOUNCE)  # debounce: many changes, one push
-        lists: dict[str | None, TableList] = {}
-        for conn in list(self.connections):
-            watching, game = conn.lobby
-            if watching:
-                if game not in lists:
-                    lists[game] = TableList(tables=self._summaries(game))
-                conn.put_nowait(lists[game])
+        self.lobby.changed()
 
     # -- TableListener ------------------------------------------------------------------------
     def table_changed(self, table: Table) -> None:
         live = self.tables.get(table.table_id)
         if live is None:
             return
-        if not table.config.private:
-            summary = self._summary(live)
-            if summary != live.summary:
-                live.summary = summary
-                self._lobby_changed()
+        self.lobby.table_changed(live)
         if table.started and not table.over:
-            self._dirty.add(table.table_id)
-            if not self._stopping and (self._flusher is None or self._flusher.done()):
-                self._flusher = asyncio.create_task(self._flush_soon())
+            self.writer.mark(table.table_id)
         if not table.started and not any(table.owners()) and table.levels.count(None):
             self._drop(table.table_id)  # everyone left before the start
 
-    async def _flush_soon(self) -> None:
-        await asyncio.sleep(self.options.flush_interval)  # gather this interval's changes
-        await self.flush()
-
     async def flush(self) -> None:
-        """Write the running record of every table changed since the last flush, in one
-        transaction (write-behind: a move is stored within ``flush_interval`` seconds)."""
-        async with self._write_lock:
-            while self._dirty:
-                batch, updates = sorted(self._dirty), []
-                self._dirty.clear()
-                for table_id in batch:
-                    live = self.tables.get(table_id)
-                    if live is None or live.table.over:
-                        continue
-                    table = live.table
-                    ids = [o if isinstance(o, int) else None for o in table.owners()]
-                    known = self._written_ids.get(table_id)
-                    updates.append(
-                        RunningUpdate(
-                            table_id,
-                            table.running_record(),
-                            None if ids == known else ids,
-                            {**table.meta(), "rules_name": live.rules_name},
-                        )
-                    )
-                try:
-                    await self.store.update_running_many(updates)
-                except Exception:
-                    log.exception("storing %d running games failed; retrying", len(updates))
-                    self._dirty.update(batch)
-                    await asyncio.sleep(1.0)
-                    continue
-                for u in updates:
-                    if u.player_ids is not None:
-                        self._written_ids[u.table_id] = list(u.player_ids)
+        """Write every running table changed since the last flush (``WriteBehind.flush``)."""
+        await self.writer.flush()
 
     async def table_finished(self, table: Table, record: dict[str, Any]) -> int | None:
-        """Store the finished game (after any write of its running row in flight), retrying
-        a busy database: a finished game must not be lost."""
+        """Store the finished game, then keep the table open ``finished_ttl`` seconds for a
+        last look."""
         live = self.tables.get(table.table_id)
-        self._dirty.discard(table.table_id)
-        self._written_ids.pop(table.table_id, None)
-        ids = [o if isinstance(o, int) else None for o in table.owners()]
-        async with self._write_lock:
-            for attempt in range(8):
-                try:
-                    record_id = await self.store.save_game(record, table.table_id, ids)
-                    break
-                except TrumpsError:
-                    raise
-                except Exception:
-                    if attempt == 7:
-                        raise
-                    log.warning(
-                        "table %s: storing the finished game failed; retrying",
-                        table.table_id,
-                        exc_info=True,
-                    )
-                    await asyncio.sleep(0.1 * 2**attempt)
+        record_id = await self.writer.finished(table, record)
         if live is not None:
             live.summary = None
-            self._lobby_changed()
+            self.lobby.changed()
             loop = asyncio.get_running_loop()
             live.expires = loop.call_later(self.options.finished_ttl, self._drop, table.table_id)
         return record_id
@@ -629,11 +461,11 @@ class Hub:
         live.table.submit_stop()
         for conn in self.connections:
             conn.tables.discard(table_id)
-        self._lobby_changed()
+        self.lobby.changed()
 
     # -- reading ------------------------------------------------------------------------------
     def public_tables(self, game: str | None = None) -> list[dict[str, Any]]:
-        return [msgspec.to_builtins(s) for s in self._summaries(game)]
+        return [msgspec.to_builtins(s) for s in self.lobby.summaries(game)]
 
     def stats(self) -> Mapping[str, Any]:
         return {

@@ -1,0 +1,53 @@
+"""One client connection of the server: its identity and its outbox of messages.
+
+No socket here: the transport (``trumps.server.app``) drains ``outbox`` onto the WebSocket,
+so the hub and the tables are tested with plain ``Connection`` objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from typing import Final
+
+from trumps.server.protocol import ServerMessage
+from trumps.server.ratelimit import Buckets
+
+__all__ = ["MAX_BACKLOG", "Connection"]
+
+log = logging.getLogger("trumps.server.hub")
+
+MAX_BACKLOG: Final = 4096  # messages queued for a connection before it counts as dead
+
+
+class Connection:
+    """One client: its identity once it said ``hello`` and its outbox of messages."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self) -> None:
+        self.id = next(self._ids)
+        self.outbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        self.player: int | None = None
+        self.name = ""
+        self.account: str | None = None
+        self.tables: set[str] = set()
+        self.lobby: tuple[bool, str | None] = (False, None)  # watching the list, of a game
+        self.closed = False
+        self.budget: Buckets | None = None  # its rate limit, from the first message on
+
+    def put_nowait(self, item: ServerMessage, /) -> None:
+        """Queue a message; a client that stops reading is cut off, not buffered forever."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_BACKLOG:
+            log.warning("connection %d stopped reading; closing it", self.id)
+            self.close()
+            return
+        self.outbox.put_nowait(item)
+
+    def close(self) -> None:
+        """Ask the transport to close (a None in the outbox)."""
+        if not self.closed:
+            self.closed = True

@@ -1,0 +1,131 @@
+"""The lobby of a server: the public table list, its live pushes, and quick matching.
+
+``Lobby`` keeps each table's summary row (rebuilt when the table changes) and pushes the
+list to the connections watching it, debounced: many changes in ``LOBBY_DEBOUNCE`` seconds
+make one push.  ``QuickMatches`` pairs people asking for the same game and rules, however
+they spelled the rules (a preset name or the options it stands for).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from trumps.server.connection import Connection
+from trumps.server.protocol import TableList, TableSummary
+from trumps.server.table import Table
+
+__all__ = ["LOBBY_DEBOUNCE", "LiveTable", "Lobby", "QuickMatches"]
+
+LOBBY_DEBOUNCE: Final = 0.2  # seconds between live table-list pushes
+
+
+@dataclass
+class LiveTable:
+    """Bookkeeping the hub keeps beside a table."""
+
+    table: Table
+    summary: TableSummary | None = None
+    rules_name: str | dict[str, Any] | None = None
+    expires: asyncio.TimerHandle | None = None
+    creator: int | None = None
+    rematch: str | None = None  # the table made for a rematch of this one
+
+
+class Lobby:
+    """The public list of ``tables`` and its pushes to the ``connections()`` watching it."""
+
+    def __init__(
+        self, tables: Mapping[str, LiveTable], connections: Callable[[], Iterable[Connection]]
+    ) -> None:
+        self.tables = tables
+        self.connections = connections
+        self._task: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def summary(live: LiveTable) -> TableSummary:
+        table = live.table
+        return TableSummary(
+            table_id=table.table_id,
+            game=table.game.game_id,  # type: ignore[arg-type]
+            rules=live.rules_name if live.rules_name is not None else table.game.rules,
+            seats=table.seat_infos(),
+            open_seats=len(table.open_seats()),
+            started=table.started,
+            time_control=table.config.time_control,
+        )
+
+    def summaries(self, game: str | None = None) -> list[TableSummary]:
+        """The public, unfinished tables (of ``game``), each row cached until it changes."""
+        out = []
+        for live in self.tables.values():
+            table = live.table
+            if table.config.private or table.over:
+                continue
+            if game is None or table.game.game_id == game:
+                if live.summary is None:
+                    live.summary = self.summary(live)
+                out.append(live.summary)
+        return out
+
+    def table_changed(self, live: LiveTable) -> None:
+        """``live``'s table changed: push the list if its row did."""
+        if live.table.config.private:
+            return
+        summary = self.summary(live)
+        if summary != live.summary:
+            live.summary = summary
+            self.changed()
+
+    def changed(self) -> None:
+        """The list changed: push it soon (one push for the changes of a short while)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._push())
+
+    async def _push(self) -> None:
+        await asyncio.sleep(LOBBY_DEBOUNCE)  # debounce: many changes, one push
+        lists: dict[str | None, TableList] = {}
+        for conn in list(self.connections()):
+            watching, game = conn.lobby
+            if watching:
+                if game not in lists:
+                    lists[game] = TableList(tables=self.summaries(game))
+                conn.put_nowait(lists[game])
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+def rules_key(game: str, rules: object) -> str:
+    """One string per game and resolved rules: the same rules in other words match."""
+    return json.dumps([game, rules], sort_keys=True)
+
+
+class QuickMatches:
+    """Who waits for a quick match, per game and rules (one person per key)."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, Connection] = {}
+
+    def cancel(self, conn: Connection) -> None:
+        """``conn`` stops waiting (it asked, or it is gone)."""
+        for key, waiting in list(self._waiting.items()):
+            if waiting is conn:
+                del self._waiting[key]
+
+    def pair(self, conn: Connection, key: str) -> Connection | None:
+        """``conn`` asks for ``key``: the person to play (no longer waiting), or None when
+        ``conn`` now waits (a second ask by the same player keeps its place)."""
+        other = self._waiting.get(key)
+        if other is not None and other.player == conn.player:
+            return None
+        if other is None or other.closed:
+            self.cancel(conn)
+            self._waiting[key] = conn
+            return None
+        del self._waiting[key]
+        return other
