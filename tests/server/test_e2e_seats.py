@@ -9,12 +9,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from server.e2e import TIMEOUT, Client, Msg, ServerProc, alive, connected, hidden_cards_sent, run
 from server.test_e2e_play import play_out
 from trumps.records import replay
 from trumps.store import SqlStore
 
 Serve = Callable[..., ServerProc]
+
+# Timers do not touch the database: their exact behaviour is tested on manual time
+# (test_timers.py); one end-to-end check each, on SQLite, shows the wiring.
+timers_once = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 
 
 async def two_at_a_table(server: ServerProc, **options: Any) -> tuple[Client, Client, str]:
@@ -104,6 +110,7 @@ def test_a_reload_gets_the_seat_back_and_the_game_goes_on(serve: Serve) -> None:
     run(main)
 
 
+@timers_once
 def test_a_bot_plays_for_an_absent_player_who_then_takes_the_seat_back(serve: Serve) -> None:
     """Item 4: after the grace period a bot plays for the absent player, the log marks its
     moves, and the player takes the seat back on return."""
@@ -155,6 +162,7 @@ async def _resync(client: Client, table_id: str) -> Msg:
     return await client.until(lambda m: m["type"] == "table_state")
 
 
+@timers_once
 def test_clock_runs_out_default_move_then_forfeit(serve: Serve) -> None:
     """Item 4: a turn clock with a default move (``on_timeout: move``) or a forfeit."""
     server = serve(seed=79)

@@ -122,6 +122,7 @@ class Seats(Projection):
                 self._emit("takeover", seat=c.seat)
         else:  # nobody is waiting for a person who never came back before the start
             seat.owner, seat.name = None, None
+            self._emit("leave", seat=c.seat)
 
     def _seat_of(self, conn: Outbox) -> int | None:
         seat = self._subs.get(conn)

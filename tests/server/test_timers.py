@@ -1,0 +1,246 @@
+"""Clocks, grace periods and takeovers on manual time: exact and instant.
+
+The table reads its time from a ``ManualTime`` that moves only on ``advance``; each test
+then waits for the table to settle (``Table.settled``), so nothing here sleeps.  One
+end-to-end test of each behaviour stays in ``test_e2e_seats.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from trumps.games import new_game
+from trumps.server.clock import TIMEOUT_FLOOR, FischerClocks
+from trumps.server.protocol import Error, Event, GameOver, ServerMessage, TableState, TimeControl
+from trumps.server.table import Act, Disconnect, Join, Leave, ResyncCmd, Table, TableConfig
+from trumps.server.timing import ManualTime
+
+
+def run(main: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(main(), timeout=30))
+
+
+class Inbox(asyncio.Queue[ServerMessage]):
+    """A subscriber; ``drain`` takes what has arrived."""
+
+    def drain(self) -> list[ServerMessage]:
+        return [self.get_nowait() for _ in range(self.qsize())]
+
+    def events(self) -> list[Event]:
+        return [m for m in self.drain() if isinstance(m, Event)]
+
+
+# ---------------------------------------------------------------- the time sources
+
+
+def test_manual_time_fires_due_timers_in_order_at_their_moment() -> None:
+    time = ManualTime(start=0.0)
+    fired: list[tuple[str, float]] = []
+    time.call_later(2.0, lambda: fired.append(("b", time.now())))
+    time.call_later(1.0, lambda: fired.append(("a", time.now())))
+    dropped = time.call_later(1.5, lambda: fired.append(("x", time.now())))
+    time.call_later(2.0, lambda: fired.append(("c", time.now())))  # same moment: set order
+    dropped.cancel()
+    assert time.pending() == [1.0, 2.0, 2.0]
+    assert time.advance(0.999) == 0 and fired == []
+    assert time.advance(5.0) == 3
+    assert fired == [("a", 1.0), ("b", 2.0), ("c", 2.0)]
+    assert time.now() == pytest.approx(5.999) and time.pending() == []
+    with pytest.raises(ValueError, match="back"):
+        time.advance(-1)
+
+
+def test_fischer_clocks_charge_the_time_used_and_add_the_increment() -> None:
+    time = ManualTime(start=0.0)
+    clocks = FischerClocks(TimeControl(base=60, increment=2), [True, False, True], time.now)
+    assert clocks.snapshot() == [60, None, 60]
+    assert clocks.start(0) == 60
+    time.advance(10.5)
+    assert clocks.snapshot() == [49.5, None, 60]  # a running clock shows the time left now
+    assert clocks.stop(moved=True) == 0
+    assert clocks.left[0] == pytest.approx(51.5) and clocks.running is None
+    clocks.start(2)
+    time.advance(100)
+    assert clocks.snapshot() == [51.5, None, 0.0]  # never below zero
+    clocks.stop(moved=False)  # a resignation or a timeout: no increment
+    assert clocks.left[2] == 0.0
+    clocks.ran_out(2)  # after a default move: the floor from now on
+    assert clocks.left[2] == TIMEOUT_FLOOR
+    clocks.start(2)
+    time.advance(9)
+    clocks.stop(moved=True)  # 1 s left + 2 s increment, raised to the floor
+    assert clocks.left[2] == TIMEOUT_FLOOR
+    assert clocks.stop(moved=True) is None  # nothing runs
+    assert FischerClocks(None, [True], time.now).snapshot() is None
+
+
+# ---------------------------------------------------------------- a table on manual time
+
+
+async def seated_pair(
+    config: TableConfig, time: ManualTime, seed: int = 3
+) -> tuple[Table, Inbox, Inbox]:
+    """A started two-person Svoi Kozyri table on ``time``; both inboxes drained."""
+    game = new_game("kozyri", players=2, seed=seed)
+    table = Table("t-time", game, [None, None], config=config, time=time, bot_seed=1)
+    a, b = Inbox(), Inbox()
+    table.submit(Join(a, seat=0, name="A", player=1))
+    table.submit(Join(b, seat=1, name="B", player=2))
+    table.launch()
+    await table.settled()
+    assert table.started
+    a.drain()
+    b.drain()
+    return table, a, b
+
+
+def test_a_clock_at_zero_plays_the_default_move_then_gives_the_floor() -> None:
+    async def main() -> None:
+        time = ManualTime()
+        tc = TimeControl(base=30, increment=1)
+        table, a, b = await seated_pair(TableConfig(time_control=tc), time)
+        mover = table.game.current_player
+        assert mover is not None and table.clocks() == [30, 30]
+        time.advance(29.9)
+        await table.settled()
+        assert a.empty() and b.empty() and table.game.history == []
+        assert table.clocks()[mover] == pytest.approx(0.1)  # type: ignore[index]
+        time.advance(0.1)
+        await table.settled()
+        (timed,) = a.events()
+        assert timed.kind == "timeout" and timed.seat == mover and timed.by_bot
+        assert timed.action == table.game.history[-1]  # the move played, a legal one
+        assert timed.clocks is not None and timed.clocks[mover] == TIMEOUT_FLOOR
+        assert [e.kind for e in b.events()] == ["timeout"]
+        # Now the other seat's clock runs, with its full time.
+        other = table.game.current_player
+        assert other == 1 - mover
+        assert time.pending() == [30.0]
+        await table.stop()
+
+    run(main)
+
+
+def test_a_clock_at_zero_forfeits_when_the_table_says_so() -> None:
+    async def main() -> None:
+        time = ManualTime()
+        config = TableConfig(time_control=TimeControl(base=5), on_timeout="forfeit")
+        table, a, _b = await seated_pair(config, time)
+        mover = table.game.current_player
+        time.advance(5)
+        await table.settled()
+        got = a.drain()
+        assert isinstance(got[-1], GameOver)
+        assert got[-1].outcome.reason == "timeout" and got[-1].outcome.losers == [mover]
+        timed = [m for m in got if isinstance(m, Event)]
+        assert [(e.kind, e.seat, e.action) for e in timed] == [("timeout", mover, None)]
+        assert time.pending() == []  # the end cancels every timer
+        await table.stop()
+
+    run(main)
+
+
+def test_a_move_in_time_stops_the_clock_and_the_old_timer_is_harmless() -> None:
+    async def main() -> None:
+        time = ManualTime()
+        tc = TimeControl(base=10, increment=3)
+        table, a, b = await seated_pair(TableConfig(time_control=tc), time)
+        mover = table.game.current_player
+        assert mover is not None
+        inbox = (a, b)[mover]
+        time.advance(4)
+        table.submit(Act(inbox, table.game.legal_actions()[0], table.number))
+        await table.settled()
+        assert table.clocks()[mover] == pytest.approx(9.0)  # type: ignore[index]
+        time.advance(6.5)  # past the first timer's moment: it was cancelled
+        await table.settled()
+        kinds = [e.kind for e in (a, b)[1 - mover].events()]
+        assert kinds == ["action"] and table.clocks()[mover] == pytest.approx(9.0)  # type: ignore[index]
+        await table.stop()
+
+    run(main)
+
+
+def test_grace_then_takeover_then_return() -> None:
+    """A dropped seat waits exactly ``grace`` seconds; then a bot plays for it (``takeover``,
+    its moves ``by_bot``); the owner joining again takes it back (``return``)."""
+
+    async def main() -> None:
+        time = ManualTime()
+        config = TableConfig(grace=20, takeover="random")
+        table, a, b = await seated_pair(config, time)
+        if table.game.current_player == 0:  # let seat 1 be to move when seat 0 drops
+            table.submit(Act(a, table.game.legal_actions()[0], table.number))
+        table.submit(Disconnect(a))
+        await table.settled()
+        assert [e.kind for e in b.events()][-1] == "leave"
+        time.advance(19.99)
+        await table.settled()
+        assert b.empty() and not table.seats[0].away
+        time.advance(0.01)
+        await table.settled()
+        assert [e.kind for e in b.events()] == ["takeover"] and table.seats[0].away
+        for _ in range(3):  # B plays; the bot answers at once for seat 0
+            assert table.game.current_player == 1 and not table.over
+            table.submit(Act(b, table.game.legal_actions()[0], table.number))
+            await table.settled()
+        answered = [e for e in b.events() if e.kind == "action" and e.seat == 0]
+        assert answered and all(e.by_bot for e in answered)
+        again = Inbox()
+        table.submit(Join(again, name="A", player=1))
+        await table.settled()
+        snap = again.get_nowait()
+        assert isinstance(snap, TableState) and snap.seat == 0
+        assert [e.kind for e in b.events()] == ["return"] and not table.seats[0].away
+        await table.stop()
+
+    run(main)
+
+
+def test_a_resume_within_the_grace_period_is_a_join_and_cancels_the_takeover() -> None:
+    async def main() -> None:
+        time = ManualTime()
+        table, a, b = await seated_pair(TableConfig(grace=20), time)
+        table.submit(Disconnect(a))
+        await table.settled()
+        time.advance(10)
+        again = Inbox()
+        table.submit(Join(again, name="A", player=1))
+        await table.settled()
+        assert [e.kind for e in b.events()] == ["leave", "join"]
+        time.advance(100)  # the old grace timer is gone
+        await table.settled()
+        assert b.empty() and not table.seats[0].away and time.pending() == []
+        await table.stop()
+
+    run(main)
+
+
+def test_a_player_gone_before_the_start_frees_the_seat_after_the_grace_period() -> None:
+    async def main() -> None:
+        time = ManualTime()
+        game = new_game("kozyri", players=2, seed=1)
+        table = Table("t-pre", game, [None, None], config=TableConfig(grace=5), time=time)
+        a, watcher = Inbox(), Inbox()
+        table.submit(Join(a, seat=0, name="A", player=1))
+        table.submit(Join(watcher, spectate=True))
+        table.submit(Disconnect(a))
+        table.launch()
+        await table.settled()
+        watcher.drain()
+        time.advance(5)
+        await table.settled()
+        (left,) = watcher.events()
+        assert left.kind == "leave" and left.seat == 0
+        assert table.open_seats() == [0, 1] and table.names == [None, None]
+        table.submit(Leave(watcher))
+        table.submit(ResyncCmd(watcher))
+        await table.settled()
+        refused = watcher.get_nowait()
+        assert isinstance(refused, Error) and refused.code == "not_seated"
+        await table.stop()
+
+    run(main)
