@@ -239,3 +239,18 @@ def test_rematch_makes_the_same_table_again_and_tells_the_other_player(tmp_path:
             started = await next_of(a, Event)
 
     run(tmp_path, body)
+
+
+def test_a_ten_seat_twentyfive_table_of_bots_plays_to_the_end(tmp_path: Path) -> None:
+    """The largest table there is (Twenty-Five for 10) is created and played by bots."""
+
+    async def body(hub: Hub, _store: SqlStore) -> None:
+        me, _ = await hello(hub, "Watcher")
+        seats = ["random"] * 10
+        await said(hub, me, {"type": "create_table", "game": "twentyfive", "seats": seats})
+        state = await next_of(me, TableState)
+        assert state.seat is None and len(state.seats) == 10 and len(state.view["hands"]) == 10
+        over = await next_of(me, GameOver)
+        assert over.table_id == state.table_id and over.record_id is not None
+
+    run(tmp_path, body)

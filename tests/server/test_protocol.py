@@ -247,3 +247,25 @@ def test_server_messages_encode_and_decode() -> None:
     assert p.decode_server(p.encode(err)) == err
     with pytest.raises(msgspec.ValidationError):
         p.decode_server(b'{"type": "error", "code": "made_up", "message": "x"}')
+
+
+def test_the_seat_limit_covers_every_game() -> None:
+    """Twenty-Five is for up to 10 players: a 10-seat table is a valid request everywhere a
+    seat count or number appears, and one seat more is ``bad_field``."""
+    most = max(cls.max_players for cls in GAMES.values())
+    assert most == 10 and p.MAX_SEATS == most
+    seats = ["human"] + ["easy"] * (most - 1)
+    create = {"type": "create_table", "game": "twentyfive", "seats": seats}
+    assert len(p.decode_client(json.dumps(create)).seats) == most  # type: ignore[union-attr]
+    computer = {"type": "play_computer", "game": "twentyfive", "players": most}
+    assert p.decode_client(json.dumps(computer)).players == most  # type: ignore[union-attr]
+    join = {"type": "join_table", "table_id": "t-1", "seat": most - 1}
+    assert p.decode_client(json.dumps(join)).seat == most - 1  # type: ignore[union-attr]
+    for too_many in (
+        {**create, "seats": [*seats, "easy"]},
+        {**computer, "players": most + 1},
+        {**join, "seat": most},
+    ):
+        with pytest.raises(p.ProtocolError) as info:
+            p.decode_client(json.dumps(too_many))
+        assert info.value.code == "bad_field"

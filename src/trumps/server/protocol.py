@@ -19,11 +19,14 @@ from typing import Annotated, Any, Final, Literal, TypeAlias, get_args
 import msgspec
 from msgspec import Meta
 
+from trumps.games import GAMES
+
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 16 * 1024
 MAX_NAME_CHARS: Final = 32
 MAX_CHAT_CHARS: Final = 300
-MAX_SEATS: Final = 8
+# The most seats a table may have: the largest game's (Twenty-Five is for up to 10).
+MAX_SEATS: Final = max(cls.max_players for cls in GAMES.values())
 
 # The closed list of error codes, with their meanings (docs/protocol.md mirrors this table).
 ERROR_CODES: Final[dict[str, str]] = {
