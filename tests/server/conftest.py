@@ -1,4 +1,5 @@
-"""Fixtures of the end-to-end server tests: each runs on SQLite and on PostgreSQL."""
+"""Fixtures of the end-to-end server tests: each runs on SQLite and on PostgreSQL (skipped
+without PostgreSQL on a developer machine, required in CI: ``store.postgres``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from server.e2e import ServerProc, postgres_database
+from store.postgres import need_postgres
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -16,6 +18,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'trumps.db'}"
     else:
+        need_postgres()  # a skip on a machine without PostgreSQL, a failure in CI
         with postgres_database() as url:
             yield url
 

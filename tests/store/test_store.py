@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import trumps
+from store.postgres import need_postgres
 from trumps.records import InvalidRecord, record_of, replay
 from trumps.store import LoginTaken, Player, RunningUpdate, SqlStore, UnknownGame, UnknownPlayer
 from trumps.store._tables import game_players, games, metadata, players
@@ -87,6 +88,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Db]:
     if request.param == "sqlite":
         yield Db(f"sqlite+aiosqlite:///{tmp_path / 'trumps.db'}", {})
         return
+    need_postgres()
     schema = f"t_{uuid.uuid4().hex}"
     asyncio.run(_pg(f'CREATE SCHEMA "{schema}"'))
     try:
