@@ -1,12 +1,18 @@
-"""``trumps serve`` options: bad ones are usage errors; the defaults and the printed URL."""
+"""``trumps serve`` options: bad ones are usage errors; the defaults and the printed URL;
+a database it cannot open is one line of error."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from server.e2e import free_port
+from store.postgres import need_postgres
 from trumps.cli import cli
 from trumps.server import run as server_run
 
@@ -57,3 +63,48 @@ def test_the_serve_command_wires_its_options(
     )
     assert "u:***@db.example/x" in result.output and "pw" not in result.output
     assert (tmp_path / "secret.key").read_text().strip() == secret  # kept across starts
+
+
+def _serve(db: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``trumps serve --db DB`` as a user runs it; it must give up by itself, quickly."""
+    env = {**os.environ, "TRUMPS_DATA_DIR": str(tmp_path / "data")}
+    env.pop("TRUMPS_SECRET", None)
+    args = [sys.executable, "-m", "trumps", "serve", "--db", db, "--bot-workers", "0"]
+    args += ["--port", str(free_port())]
+    return subprocess.run(args, check=False, capture_output=True, text=True, env=env, timeout=60)
+
+
+def _one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    return lines[0]
+
+
+def test_an_unreachable_postgresql_is_one_line_naming_it(tmp_path: Path) -> None:
+    """Nothing listens on the port: one line with the URL (password masked) and what to
+    check, not uvicorn's startup traceback."""
+    port = free_port()
+    line = _one_line_error(
+        _serve(f"postgresql+asyncpg://bob:s3cret@127.0.0.1:{port}/games", tmp_path)
+    )
+    assert f"bob:***@127.0.0.1:{port}/games" in line and "s3cret" not in line
+    assert "running" in line and "port" in line and "password" in line
+
+
+def test_a_missing_postgresql_database_is_named(tmp_path: Path) -> None:
+    need_postgres()
+    line = _one_line_error(
+        _serve("postgresql+asyncpg://postgres@localhost/no_such_db_x1", tmp_path)
+    )
+    assert "no_such_db_x1" in line and "does not exist" in line
+
+
+def test_an_sqlite_file_that_cannot_be_created_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    path = blocker / "sub" / "trumps.db"
+    line = _one_line_error(_serve(f"sqlite+aiosqlite:///{path}", tmp_path))
+    assert str(path) in line and "cannot create" in line
+    assert f"{blocker} is not a directory" in line

@@ -2,23 +2,32 @@
 
 Defaults suit playing with friends on one machine: 127.0.0.1:8000 and an SQLite database in
 the user's data directory (created and migrated on start).  The secret that signs resume
-tokens lives in a file beside it, so players keep their seats across restarts.
+tokens lives in a file beside it, so players keep their seats across restarts.  Before
+serving, the database is opened once: one it cannot reach or create ends the command with
+one line naming it (password masked) and what to check, not a startup traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
 from platformdirs import user_data_path
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from trumps.server.app import WS_MAX_BYTES, ServerSettings, create_app
 from trumps.server.auth import load_secret
 
-__all__ = ["data_dir", "default_db", "serve"]
+__all__ = ["DatabaseUnavailable", "check_database", "data_dir", "default_db", "serve"]
+
+CONNECT_TIMEOUT = 10.0  # seconds to wait for a database server before giving up
 
 
 def data_dir() -> Path:
@@ -46,6 +55,87 @@ def _show_db(db: str) -> str:
     return head + sep + tail
 
 
+class DatabaseUnavailable(RuntimeError):
+    """The server's database cannot be opened; the message is one line for people."""
+
+
+def _root(exc: BaseException) -> BaseException:
+    """The innermost cause of an exception (the driver's error under SQLAlchemy's)."""
+    seen = {id(exc)}
+    while (inner := exc.__cause__ or exc.__context__) is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        exc = inner
+    return exc
+
+
+def _postgres_problem(db: str, exc: BaseException) -> str:
+    url = make_url(db)
+    where = f"{url.host or 'localhost'}:{url.port or 5432}"
+    name = type(exc).__name__
+    if name == "InvalidCatalogNameError":
+        return f"the database {url.database!r} does not exist on {where}; create it first"
+    if name in ("InvalidPasswordError", "InvalidAuthorizationSpecificationError"):
+        return f"{where} refused user {url.username!r}: check the user name and password"
+    if isinstance(exc, TimeoutError):
+        problem = f"no answer from {where} within {CONNECT_TIMEOUT:g} s"
+    elif isinstance(exc, socket.gaierror):
+        problem = f"unknown host {url.host!r}"
+    elif isinstance(exc, OSError):
+        problem = f"cannot connect to {where} ({exc.strerror or exc})"
+    else:
+        problem = (str(exc).strip().splitlines() or [name])[0]
+    return (
+        f"{problem}; check that PostgreSQL is running there, the host and port, "
+        "the user and password, and that the database exists"
+    )
+
+
+async def _probe(db: str) -> None:
+    options = {"connect_args": {"timeout": CONNECT_TIMEOUT}} if "+asyncpg" in db else {}
+    engine = create_async_engine(db, **options)
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+    finally:
+        await engine.dispose()
+
+
+def check_database(db: str) -> None:
+    """Open ``db`` once (an SQLite file is created, with its directory); raises
+    ``DatabaseUnavailable`` naming the database and what to check."""
+    shown = _show_db(db)
+    sqlite_path = ""
+    if db.startswith("sqlite") and ":///" in db:
+        sqlite_path = db.split(":///", 1)[1]
+    if sqlite_path and sqlite_path != ":memory:":
+        try:
+            Path(sqlite_path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            reason = e.strerror or str(e)
+            if isinstance(e, FileExistsError | NotADirectoryError):  # a file in the way
+                blocker = next(p for p in Path(sqlite_path).parents if p.exists())
+                reason = f"{blocker} is not a directory"
+            raise DatabaseUnavailable(
+                f"cannot create the SQLite database {sqlite_path}: {reason}; "
+                "check the path and that its directory is writable"
+            ) from None
+    try:
+        asyncio.run(_probe(db))
+    except Exception as e:
+        root = _root(e)
+        if sqlite_path:
+            reason = (str(root).strip().splitlines() or [type(root).__name__])[0]
+            raise DatabaseUnavailable(
+                f"cannot create or open the SQLite database {sqlite_path}: {reason}; "
+                "check the path and that its directory is writable"
+            ) from None
+        if db.startswith("postgresql"):
+            raise DatabaseUnavailable(
+                f"cannot open the database {shown}: {_postgres_problem(db, root)}"
+            ) from None
+        raise DatabaseUnavailable(f"cannot open the database {shown}: {root}") from None
+
+
 def serve(
     *,
     host: str = "127.0.0.1",
@@ -60,12 +150,13 @@ def serve(
     bot_workers: int | None = None,
     catalogs: Callable[[str], bytes | None] | None = None,
 ) -> None:
-    """Run the server until interrupted."""
+    """Run the server until interrupted; a database it cannot open ends it with one line
+    (``SystemExit``, status 1)."""
     url_db = db or default_db()
-    if url_db.startswith("sqlite") and ":///" in url_db:
-        path = url_db.split(":///", 1)[1]
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        check_database(url_db)
+    except DatabaseUnavailable as e:
+        raise SystemExit(f"error: {e}") from None
     secret = os.environ.get("TRUMPS_SECRET") or load_secret(
         secret_file or data_dir() / "secret.key"
     )
