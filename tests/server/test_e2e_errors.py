@@ -25,7 +25,7 @@ import websockets
 
 from server.e2e import Client, Msg, ServerProc
 from trumps.server.auth import Tokens
-from trumps.server.protocol import ERROR_CODES
+from trumps.server.protocol import ERROR_CODES, MAX_SEATS
 
 Serve = Callable[..., ServerProc]
 
@@ -315,7 +315,7 @@ def test_bad_frames_hello_and_tokens_are_rejected_and_change_nothing(serve: Serv
             ({"type": "ping", "nonce": 1, "extra": True}, "bad_field", "extra"),
             ({"type": "resync", "table_id": tid}, "bad_field", "last_event"),
             ({"type": "resync", "table_id": tid, "last_event": -1}, "bad_field", "last_event"),
-            ({"type": "join_table", "table_id": tid, "seat": 8}, "bad_field", "seat"),
+            ({"type": "join_table", "table_id": tid, "seat": MAX_SEATS}, "bad_field", "seat"),
             ({"type": "join_table", "table_id": tid, "seat": -1}, "bad_field", "seat"),
             ({"type": "join_table", "table_id": tid, "seat": "0"}, "bad_field", "seat"),
             ({"type": "spectate", "table_id": "../" + tid}, "bad_field", "table_id"),
@@ -364,7 +364,7 @@ def test_bad_frames_hello_and_tokens_are_rejected_and_change_nothing(serve: Serv
         assert state["seat"] == 0 and essence(state) == essence(scene.base[0])
         for member in (again, taras, scene.watcher):
             event = await member.recv()
-            assert event["type"] == "event" and event["kind"] == "join" and event["seat"] == 0
+            assert event["type"] == "event" and event["kind"] == "return" and event["seat"] == 0
 
     run(server, main)
 
