@@ -96,8 +96,8 @@ def test_a_reload_gets_the_seat_back_and_the_game_goes_on(serve: Serve) -> None:
         back = await again.expect("table_state")
         assert back["seat"] == 0 and back["view"] == before["view"]
         assert back["legal"] == before["legal"]
-        joined = await taras.until(lambda m: m["type"] == "event" and m["kind"] == "join")
-        assert joined["seat"] == 0
+        back_event = await taras.until(lambda m: m["type"] == "event" and m["kind"] == "return")
+        assert back_event["seat"] == 0  # within the grace period: `return`, as after a takeover
         over = await play_out({0: again, 1: taras}, table_id, random.Random(3))
         record = server.get(f"/api/games/{over['record_id']}").json()
         assert record["players"] == ["Olena", "Taras"]

@@ -200,7 +200,7 @@ def test_grace_then_takeover_then_return() -> None:
     run(main)
 
 
-def test_a_resume_within_the_grace_period_is_a_join_and_cancels_the_takeover() -> None:
+def test_a_resume_within_the_grace_period_is_a_return_and_cancels_the_takeover() -> None:
     async def main() -> None:
         time = ManualTime()
         table, a, b = await seated_pair(TableConfig(grace=20), time)
@@ -210,10 +210,33 @@ def test_a_resume_within_the_grace_period_is_a_join_and_cancels_the_takeover() -
         again = Inbox()
         table.submit(Join(again, name="A", player=1))
         await table.settled()
-        assert [e.kind for e in b.events()] == ["leave", "join"]
+        assert [e.kind for e in b.events()] == ["leave", "return"]  # the owner is back
         time.advance(100)  # the old grace timer is gone
         await table.settled()
         assert b.empty() and not table.seats[0].away and time.pending() == []
+        await table.stop()
+
+    run(main)
+
+
+def test_a_newcomer_in_a_seat_given_up_is_a_join_and_the_bot_stops() -> None:
+    """Leaving on purpose gives the seat up (``leave``, ``takeover``); whoever sits there
+    next is a newcomer (``join``, with the seats showing the bot gone), not a ``return``."""
+
+    async def main() -> None:
+        time = ManualTime()
+        table, a, b = await seated_pair(TableConfig(takeover="random"), time)
+        table.submit(Leave(a))
+        await table.settled()
+        assert [e.kind for e in b.events() if e.seat == 0][:2] == ["leave", "takeover"]
+        assert table.open_seats() == [0] and table.seats[0].away
+        c = Inbox()
+        table.submit(Join(c, seat=0, name="C", player=3))
+        await table.settled()
+        seat_events = [e for e in b.events() if e.kind not in ("action",)]
+        assert [e.kind for e in seat_events] == ["join"]
+        assert seat_events[0].seats is not None and seat_events[0].seats[0].away is False
+        assert seat_events[0].seats[0].name == "C" and not table.seats[0].away
         await table.stop()
 
     run(main)

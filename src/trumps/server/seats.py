@@ -2,10 +2,11 @@
 
 A seat belongs to its *owner* (a player id), not to a connection.  A dropped connection
 leaves the seat with its owner; after ``grace`` seconds a bot of the ``takeover`` level
-plays for it (event ``takeover``), and the owner takes it back by joining again (event
-``return``; a resume within the grace period, before any takeover, is a ``join``).  A
-player who leaves on purpose gives the seat up: a running game goes on with the takeover
-bot, a table that has not started opens the seat again.
+plays for it (event ``takeover``).  The owner coming back on a new connection — within the
+grace period, after a takeover, or from a second tab — is event ``return`` (the bot, if any,
+stops); a person sitting in a seat not theirs before is ``join``.  A player who leaves on
+purpose gives the seat up (``leave``): a running game goes on with the takeover bot
+(``takeover``) until a newcomer sits there, a table that has not started opens the seat.
 """
 
 from __future__ import annotations
@@ -54,11 +55,9 @@ class Seats(Projection):
         seat = self.seats[seat_no]
         seat.owner, seat.conn, seat.name = owner, c.conn, c.name
         self._subs[c.conn] = seat_no
+        seat.away = False  # a newcomer in a seat given up: the takeover bot stops
         c.conn.put_nowait(self._snapshot(seat_no))
         self._emit("join", seat=seat_no)
-        if seat.away:  # a newcomer takes over from the takeover bot
-            seat.away = False
-            self._emit("return", seat=seat_no)
 
     def _rebind(self, seat_no: int, conn: Outbox, name: str | None) -> None:
         seat = self.seats[seat_no]
@@ -70,12 +69,12 @@ class Seats(Projection):
             seat.name = name
         self._cancel_timer(("grace", seat_no))
         self._subs[conn] = seat_no
+        if self.over:  # a last look at the finished game
+            conn.put_nowait(self._snapshot(seat_no))
+            return
+        seat.away = False  # the owner is back (within the grace period or after a takeover)
         conn.put_nowait(self._snapshot(seat_no))
-        if seat.away and not self.over:
-            seat.away = False
-            self._emit("return", seat=seat_no)
-        elif not self.over:
-            self._emit("join", seat=seat_no)
+        self._emit("return", seat=seat_no)
 
     def _unsubscribe(self, conn: Outbox) -> None:
         seat_no = self._subs.pop(conn, None)
