@@ -269,3 +269,65 @@ def test_the_seat_limit_covers_every_game() -> None:
         with pytest.raises(p.ProtocolError) as info:
             p.decode_client(json.dumps(too_many))
         assert info.value.code == "bad_field"
+
+
+def _limit_rows() -> list[tuple[str, str, list[str]]]:
+    """(limit, value, code names) of every row of the doc's Limits tables."""
+    text = DOC.read_text(encoding="utf-8").split("## Limits", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] not in ("limit", "---"):
+            rows.append((cells[0], cells[1], re.findall(r"`([a-z]+\.[A-Za-z_.]+)`", cells[3])))
+    return rows
+
+
+def _resolve(name: str) -> Any:
+    import importlib
+
+    module, *attrs = name.split(".")
+    obj: Any = importlib.import_module(f"trumps.server.{module}")
+    for attr in attrs:
+        obj = getattr(obj, attr)
+    return obj
+
+
+def test_every_documented_limit_is_the_code_s() -> None:
+    """Each row of the Limits tables names the constant it states, and states its value."""
+    rows = _limit_rows()
+    assert len(rows) >= 25
+    for limit, value, names in rows:
+        assert names, f"the limit {limit!r} names no constant"
+        found = [_resolve(n) for n in names]
+        if isinstance(found[0], re.Pattern):  # the login pattern: its length bounds
+            assert found[0].pattern == r"^[a-z0-9][a-z0-9_.-]{2,31}$" and "3–32" in value
+            continue
+        numbers = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", value)]
+        assert numbers, (limit, value)
+        if len(found) == 2 and "–" in value:  # a range: minimum–maximum
+            assert numbers[:2] == [float(found[0]), float(found[1])], (limit, value)
+        else:
+            assert numbers[0] == float(found[0]), (limit, value, names, found)
+
+
+def test_the_limits_cover_every_bound_of_the_message_types() -> None:
+    """No length or range limit of a message field is left out of the doc: every bound in
+    the schema is one of the documented values (or a trivial one)."""
+    documented = {float(x) for _, value, _ in _limit_rows() for x in re.findall(r"\d+", value)}
+    bounds: set[float] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key in ("maxLength", "maxItems", "maxProperties", "maximum"):
+                if key in node:
+                    bounds.add(float(node[key]))
+            if "exclusiveMaximum" in node:  # a seat number: 0 … MAX_SEATS - 1
+                bounds.add(float(node["exclusiveMaximum"]))
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(p.json_schema())
+    assert bounds and bounds <= documented, sorted(bounds - documented)

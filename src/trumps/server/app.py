@@ -48,7 +48,11 @@ __all__ = ["ServerSettings", "create_app"]
 log = logging.getLogger(__name__)
 
 MAX_ID: Final = 2**31 - 1  # ids are 32-bit integers in every backend
-WS_MAX_BYTES: Final = 64 * 1024  # frames beyond this close the socket (protocol limit: 16 KiB)
+# A frame beyond this closes the socket (1009) before it is read whole; a message over
+# MAX_MESSAGE_BYTES (16 KiB) but within this is answered `too_large` and the socket stays.
+WS_MAX_BYTES: Final = 64 * 1024
+MAX_BODY_BYTES: Final = 4096  # an HTTP request body (accounts, login)
+MAX_PAGE: Final = 200  # games per page of GET /api/games
 
 
 @dataclass
@@ -171,7 +175,7 @@ class _Server:
 
     async def _body(self, request: Request, kind: type[Any]) -> Any:
         raw = await request.body()
-        if len(raw) > 4096:
+        if len(raw) > MAX_BODY_BYTES:
             raise ValueError("the request body is too large")
         return msgspec.json.decode(raw, type=kind)
 
@@ -264,10 +268,10 @@ class _Server:
         try:
             limit = int(request.query_params.get("limit", "50"))
             offset = int(request.query_params.get("offset", "0"))
-            if not (0 <= limit <= 200 and offset >= 0):
+            if not (0 <= limit <= MAX_PAGE and offset >= 0):
                 raise ValueError
         except ValueError:
-            return _fail(400, "bad_field", "limit is 0–200 and offset ≥ 0")
+            return _fail(400, "bad_field", f"limit is 0–{MAX_PAGE} and offset ≥ 0")
         player = None
         if request.query_params.get("mine") in ("1", "true"):
             try:

@@ -25,6 +25,12 @@ PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 16 * 1024
 MAX_NAME_CHARS: Final = 32
 MAX_CHAT_CHARS: Final = 300
+MAX_ID_CHARS: Final = 64  # a table or player id
+MAX_TOKEN_CHARS: Final = 128  # a resume token
+MAX_ACTION_CHARS: Final = 32  # an action string
+MAX_PRESET_CHARS: Final = 32  # a rule preset's name
+MAX_OPTIONS: Final = 32  # entries of a rule options object
+MAX_SECONDS: Final = 24 * 3600  # any duration: clock base and increment, grace
 # The most seats a table may have: the largest game's (Twenty-Five is for up to 10).
 MAX_SEATS: Final = max(cls.max_players for cls in GAMES.values())
 
@@ -33,7 +39,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "bad_json": "The frame is not valid UTF-8 JSON, or not a JSON object.",
     "unknown_type": "The message has no string `type`, or a `type` the server does not know.",
     "bad_field": "A field is missing, unknown, of the wrong type or out of range (the message names it).",
-    "too_large": "The frame is larger than MAX_MESSAGE_BYTES (16 KiB).",
+    "too_large": "The message is larger than MAX_MESSAGE_BYTES (16 KiB); the connection stays open.",
     "bad_version": "`hello` asked for a protocol version the server does not speak.",
     "not_hello": "The first message on a connection was not `hello`.",
     "bad_token": "The resume token is forged, expired or belongs to someone else.",
@@ -85,16 +91,16 @@ EventKind: TypeAlias = Literal[
 ]
 OnTimeout: TypeAlias = Literal["move", "forfeit"]
 
-Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-Token = Annotated[str, Meta(min_length=1, max_length=128)]
+Id = Annotated[str, Meta(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[A-Za-z0-9_-]+$")]
+Token = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_CHARS)]
 Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_CHARS)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
-ActionText = Annotated[str, Meta(min_length=1, max_length=32)]
-Preset = Annotated[str, Meta(min_length=1, max_length=32)]
+ActionText = Annotated[str, Meta(min_length=1, max_length=MAX_ACTION_CHARS)]
+Preset = Annotated[str, Meta(min_length=1, max_length=MAX_PRESET_CHARS)]
 SeatNo = Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
 EventNo = Annotated[int, Meta(ge=0)]
-Seconds = Annotated[float, Meta(ge=0, le=24 * 3600)]
-Options = Annotated[dict[str, Any], Meta(max_length=32)]
+Seconds = Annotated[float, Meta(ge=0, le=MAX_SECONDS)]
+Options = Annotated[dict[str, Any], Meta(max_length=MAX_OPTIONS)]
 
 # Control, invisible and bidi formatting characters; the joiners U+200C/U+200D stay, since
 # Persian words need the zero-width non-joiner.
@@ -133,7 +139,7 @@ class _Part(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class TimeControl(_Part, kw_only=True):
     """A Fischer clock: ``base`` seconds per player plus ``increment`` seconds per move."""
 
-    base: Annotated[float, Meta(gt=0, le=24 * 3600)]
+    base: Annotated[float, Meta(gt=0, le=MAX_SECONDS)]
     increment: Seconds = 0.0
 
 

@@ -28,6 +28,8 @@ from trumps.server.auth import load_secret
 __all__ = ["DatabaseUnavailable", "check_database", "data_dir", "default_db", "serve"]
 
 CONNECT_TIMEOUT = 10.0  # seconds to wait for a database server before giving up
+WS_PING_INTERVAL = 20.0  # seconds between the server's WebSocket pings …
+WS_PING_TIMEOUT = 20.0  # … and how long it waits for the pong before closing
 
 
 def data_dir() -> Path:
@@ -182,8 +184,8 @@ def serve(
         ws_max_size=WS_MAX_BYTES,
         # Messages are small JSON; compressing each costs more CPU than it saves (measured).
         ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
+        ws_ping_interval=WS_PING_INTERVAL,
+        ws_ping_timeout=WS_PING_TIMEOUT,
         log_level=log_level,
         access_log=False,
         lifespan="on",
