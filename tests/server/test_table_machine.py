@@ -174,9 +174,9 @@ class TableMachine(RuleBasedStateMachine):
                 self.problems.append(f"the game played {action!r}, not in {legal}")
             self.applied.append(action)
 
-        def guarded_resign(seat: int, *args: Any) -> None:
+        def guarded_resign(seat: int, reason: str = "resigned") -> None:
             self._one_writer("resign")
-            resign(seat, *args)
+            resign(seat, reason)
 
         game.play = guarded_play  # type: ignore[method-assign]
         game.resign = guarded_resign  # type: ignore[method-assign]
