@@ -314,11 +314,12 @@ def hidden_cards_sent(
         game = positions[number]
         hands = game.to_json()["hands"]
         data = json.loads(json.dumps(msg))
-        # A card just played is public; a discard (``rob XX``) is the actor's secret.
+        # A card just played is public; a discard (``rob XX``, ``discard XX``) is the actor's
+        # secret: every other recipient sees the action as the game shows it.
         entries = [*data.get("log", []), *([data] if msg["type"] == "event" else [])]
         for entry in entries:
             action = entry.get("action") or ""
-            if action.startswith("rob ") and entry.get("seat") != seat:
+            if action and entry.get("seat") != seat and game.public_action(action, seat) != action:
                 problems.append(f"event {number}: seat {seat} saw another seat's {action!r}")
             entry["action"] = None
         known: set[str] = set()

@@ -73,7 +73,7 @@ class Watched(asyncio.Queue[ServerMessage]):
                 assert shown[s]["count"] == len(hand)
                 assert set(shown[s]["known"]) <= set(hand)
                 if self.seat is None:  # a spectator knows only the public cards
-                    assert shown[s]["known"] == table.public_known(s)
+                    assert shown[s]["known"] == table.game.view(None)["hands"][s]["known"]
                     if "known" in table.game.to_json():
                         assert set(shown[s]["known"]) <= set(table.game.to_json()["known"][s])
         hidden = {

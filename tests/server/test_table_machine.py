@@ -217,8 +217,9 @@ class TableMachine(RuleBasedStateMachine):
         data = msgspec.to_builtins(msg)
         entries = [*data.get("log", []), *([data] if isinstance(msg, Event) else [])]
         for entry in entries:  # a card played is public; another seat's discard is not
-            action = entry.get("action") or ""
-            if action.startswith("rob ") and entry.get("seat") != viewer:
+            action = entry.get("action")
+            others = bool(action) and entry.get("seat") != viewer
+            if others and self.game.public_action(action, viewer) != action:
                 self.problems.append(f"{conn.name} (seat {viewer}) saw {action!r}")
             entry["action"] = None
         hands = self.game.to_json()["hands"]
@@ -228,7 +229,8 @@ class TableMachine(RuleBasedStateMachine):
             own = self.game.view(viewer)["hands"]
             allowed = {s: set(own[s]["known"]) for s in range(len(hands)) if s != viewer}
         else:
-            allowed = {s: set(self.table.public_known(s)) for s in range(len(hands))}
+            public = self.game.view(None)["hands"]
+            allowed = {s: set(public[s]["known"]) for s in range(len(hands))}
         shown = data["view"].pop("hands")
         for s, hand in enumerate(shown):
             if s == viewer:
@@ -310,7 +312,8 @@ class TableMachine(RuleBasedStateMachine):
         movers = [c for c in self.conns if c.seat == self.game.current_player]
         if self.game.current_player is None or not movers:
             return
-        robs = [a for a in self.game.legal_actions() if a.startswith("rob ")]
+        game = self.game  # an action the game hides from the others: a rob or a discard
+        robs = [a for a in game.legal_actions() if game.public_action(a, None) != a]
         conn = movers[i % len(movers)]
         if robs and conn.last is not None:
             self.table.submit(Act(conn, robs[i % len(robs)], conn.last))

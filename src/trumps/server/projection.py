@@ -1,8 +1,9 @@
 """What a live table shows each recipient: views, snapshots, numbered events, errors.
 
-Every message to a seat is built from ``game.view(seat)``; spectators get a public view with
-no private hand at all, and a Twenty-Five discard (``rob XX``) reaches only the seat that
-made it.  Each event is numbered (1, 2, 3, … without gaps) and sent to every subscriber in
+Every message to a seat is built from ``game.view(seat)``; spectators get the game's public
+view, ``game.view(None)``.  An action is shown to everyone but its actor as
+``game.public_action`` says (a Twenty-Five ``rob XX`` or ``discard XX`` is just ``rob`` or
+``discard``): the game, not the server, knows what is secret.  Each event is numbered (1, 2, 3, … without gaps) and sent to every subscriber in
 the order the table made it.
 """
 
@@ -55,37 +56,9 @@ class Projection(TableBase):
 
     # -- messages -----------------------------------------------------------------------
     def view_for(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see; for None (a spectator) the public view: no private hand,
-        no private discard."""
-        if seat is not None:
-            return self.game.view(seat)
-        view = self.game.view(0)
-        full = self.game.to_json()
-        for s in range(self.game.players):
-            view["hands"][s] = {"count": len(full["hands"][s]), "known": self.public_known(s)}
-        view["seat"] = None
-        if "joker_discard" in view:
-            view["joker_discard"] = None
-        robbed = view.get("robbed")
-        if isinstance(robbed, dict):
-            view["robbed"] = {"seat": robbed["seat"]}
-        return view
-
-    def public_known(self, seat: int) -> list[str]:
-        """The cards of ``seat``'s hand that everyone, a spectator included, knows.
-
-        Not what another *player* knows: in the 2-player duel each player deduces the
-        other's whole hand from their own (K19), which a spectator cannot.  Svoi Kozyri
-        tracks the public ones (picked up, handed over as sixes) in its position's
-        ``known``; in Twenty-Five every other seat's view shows the same public cards (a
-        robbed turn-up), so any other seat's view gives them.
-        """
-        full = self.game.to_json()
-        if "known" in full:
-            return list(full["known"][seat])
-        other = (seat + 1) % self.game.players
-        hand = self.game.view(other)["hands"][seat]
-        return list(hand["known"]) if isinstance(hand, dict) else []
+        """What ``seat`` may see: the game's view for it; for None (a spectator) the game's
+        public view (no private hand, no private discard)."""
+        return self.game.view(seat)
 
     def seat_infos(self) -> list[SeatInfo]:
         return [

@@ -175,7 +175,7 @@ class OutcomeInfo(_Part, kw_only=True):
 
 
 class LogEntry(_Part, kw_only=True):
-    """One past event of a table, as the recipient may see it (a hidden discard is ``rob``)."""
+    """One past event of a table, as the recipient may see it (a hidden discard is ``rob`` or ``discard``)."""
 
     number: Annotated[int, Meta(ge=1)]
     kind: EventKind
