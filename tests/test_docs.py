@@ -40,17 +40,7 @@ def _anchors(text: str) -> set[str]:
     return out
 
 
-# docs/protocol.md is being rewritten on another branch; strict, so that the day it is
-# fixed this mark fails and is removed.
-_PROTOCOL_PENDING = pytest.mark.xfail(
-    strict=True, reason="docs/protocol.md still cites SPEC §N (its owner's branch fixes it)"
-)
-CITING_PAGES = [
-    pytest.param(p, marks=_PROTOCOL_PENDING) if p.name == "protocol.md" else p for p in PAGES
-]
-
-
-@pytest.mark.parametrize("page", CITING_PAGES, ids=IDS)
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
 def test_pages_cite_only_the_repository(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     found = [

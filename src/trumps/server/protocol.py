@@ -1,4 +1,4 @@
-"""The online wire protocol (SPEC §8, docs/protocol.md) as msgspec message types.
+"""The online wire protocol (docs/protocol.md) as msgspec message types.
 
 Every message is a JSON object with a ``"type"`` tag.  Client → server messages form the
 ``ClientMessage`` union, server → client messages the ``ServerMessage`` union.  Decoding
@@ -166,7 +166,7 @@ class TableSummary(_Part, kw_only=True):
 
 
 class OutcomeInfo(_Part, kw_only=True):
-    """An outcome in its SPEC §5 JSON form."""
+    """An outcome in its JSON form (docs/api.md, Outcome)."""
 
     winners: list[SeatNo]
     losers: list[SeatNo]
@@ -259,7 +259,7 @@ class PlayComputer(_Msg, tag="play_computer", kw_only=True):
 
 
 class Action(_Msg, tag="action", kw_only=True):
-    """Play ``action`` (SPEC §3 syntax); ``expected`` is the last event number I have seen."""
+    """Play ``action`` (docs/actions.md); ``expected`` is the last event number I have seen."""
 
     table_id: Id
     action: ActionText

@@ -162,7 +162,7 @@ class Table(BotPlay):
             await self._task
 
     def record(self) -> dict[str, Any]:
-        """The finished game's record (SPEC §7); raises ``TableNotOver`` while it runs."""
+        """The finished game's record (docs/records.md); raises ``TableNotOver`` while it runs."""
         if self._final is None:
             raise TableNotOver(f"table {self.table_id}: the game has not ended")
         return dict(self._final)
