@@ -267,3 +267,31 @@ def test_a_player_gone_before_the_start_frees_the_seat_after_the_grace_period() 
         await table.stop()
 
     run(main)
+
+
+def test_a_default_move_is_made_even_when_the_bot_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock's default move never leaves a seat stuck: if the bot that chooses it
+    raises (the joker-discard crash did), a legal move is still made and the clocks go on."""
+
+    class Broken:
+        def decide(self, *args: object) -> object:
+            raise AttributeError("a bot bug")
+
+    async def main() -> None:
+        import trumps.server.table as table_module
+
+        monkeypatch.setattr(table_module, "make_bot", lambda level, game: Broken())
+        time = ManualTime()
+        tc = TimeControl(base=5, increment=0)
+        table, a, _ = await seated_pair(TableConfig(time_control=tc), time)
+        mover = table.game.current_player
+        legal = table.game.legal_actions()
+        time.advance(5)
+        await table.settled()
+        (timed,) = a.events()
+        assert timed.kind == "timeout" and timed.seat == mover
+        assert table.game.history == [timed.action] and timed.action in legal
+        assert time.pending(), "the next seat's clock must run"
+        await table.stop()
+
+    run(main)

@@ -397,11 +397,19 @@ class Table(BotPlay):
             self._maybe_end()
             return
         # The default move: what the easy bot would play from this seat's own view.
-        bot = make_bot("easy", self.game.game_id)
-        decision = bot.decide(
-            self.game.view(c.seat), self.game.legal_actions(), Limits(time=0.01), self._rng
-        )
-        self.game.play(decision.action)
+        legal = self.game.legal_actions()
+        try:
+            bot = make_bot("easy", self.game.game_id)
+            action = bot.decide(self.game.view(c.seat), legal, Limits(time=0.01), self._rng).action
+            if action not in legal:
+                raise IllegalAction(f"the default-move bot chose {action!r}, not a legal action")
+        except Exception:
+            # A bot's bug must not stop the seat's clock for good: any legal move will do.
+            log.exception(
+                "table %s: the default-move bot failed; a random legal move", self.table_id
+            )
+            action = self._rng.choice(legal)
+        self.game.play(action)
         self.clock.ran_out(c.seat)  # at least TIMEOUT_FLOOR seconds per move from now on
         self._after_action("timeout", c.seat, by_bot=True)
 
