@@ -300,10 +300,10 @@ cli.add_command(solve)
 )
 @click.option(
     "--bot-time",
-    default=0.5,
-    show_default=True,
+    default=None,
     type=click.FloatRange(0.01, 30.0),
-    help="Seconds a bot may think per move.",
+    help="At most this many seconds a bot or hint may think per move "
+    "(default: each level's own budget: hard 0.2 s, expert 1 s).",
 )
 @click.option(
     "--seed",
@@ -344,7 +344,7 @@ def serve(
     port: int,
     db: str | None,
     secret_file: Path | None,
-    bot_time: float,
+    bot_time: float | None,
     seed: int | None,
     bot_workers: int | None,
     rate: int,

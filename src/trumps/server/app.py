@@ -61,7 +61,7 @@ class ServerSettings:
 
     db: str
     secret: str
-    bot_time: float = 0.5
+    bot_time: float | None = None  # a cap on every level's budget; None: each its own
     seed: int | None = None
     per_second: int = 20
     per_minute: int = 600

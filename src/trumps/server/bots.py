@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -25,7 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from trumps.ai import Bot, Decision, Limits, make_bot
+from trumps.ai import Bot, Decision, level_limits, make_bot
 
 __all__ = ["BotRequest", "BotRunner", "decide"]
 
@@ -42,7 +43,9 @@ class BotRequest:
     game_id: str
     view: dict[str, Any]
     legal: list[str]
-    seconds: float
+    #: At most this many seconds (the server's ``--bot-time``), or None: the level's own
+    #: budget (``trumps.ai.level_limits``) as it is.
+    seconds: float | None
     seed: int
 
 
@@ -53,7 +56,9 @@ def decide(request: BotRequest) -> Decision:
     bot = bots.get(key)
     if bot is None:
         bot = bots[key] = make_bot(request.level, request.game_id)
-    limits = Limits(time=request.seconds)
+    limits = level_limits(request.game_id, request.level, len(request.view["hands"]))
+    if request.seconds is not None and limits.time is not None and limits.time > request.seconds:
+        limits = dataclasses.replace(limits, time=request.seconds)
     return bot.decide(request.view, request.legal, limits, random.Random(request.seed))
 
 

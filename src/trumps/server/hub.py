@@ -91,7 +91,7 @@ FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last loo
 class HubOptions:
     """Server-wide settings."""
 
-    bot_time: float = 0.5  # seconds a bot may think per move
+    bot_time: float | None = None  # caps each level's budget (trumps.ai.level_limits)
     seed: int | None = None  # deals derive from this when set (tests, demos): never public
     per_second: int = 20  # messages a connection may send per second …
     per_minute: int = 600  # … and per minute

@@ -144,7 +144,7 @@ def serve(
     port: int = 8000,
     db: str | None = None,
     secret_file: Path | None = None,
-    bot_time: float = 0.5,
+    bot_time: float | None = None,
     seed: int | None = None,
     log_level: str = "info",
     static: Path | None = None,

@@ -125,7 +125,7 @@ class Table(BotPlay):
         config: TableConfig | None = None,
         listener: TableListener | None = None,
         runner: BotRunner | None = None,
-        bot_time: float = 0.05,
+        bot_time: float | None = 0.05,
         bot_seed: int | None = None,
         time: TimeSource | None = None,
     ) -> None:
@@ -193,7 +193,7 @@ class Table(BotPlay):
         *,
         listener: TableListener | None = None,
         runner: BotRunner | None = None,
-        bot_time: float = 0.05,
+        bot_time: float | None = 0.05,
         started_at: str | None = None,
         time: TimeSource | None = None,
     ) -> Table:

@@ -63,7 +63,7 @@ class TableBase:
         *,
         config: TableConfig | None = None,
         runner: BotRunner | None = None,
-        bot_time: float = 0.05,
+        bot_time: float | None = 0.05,
         bot_seed: int | None = None,
         time: TimeSource | None = None,
     ) -> None:
