@@ -360,7 +360,9 @@ def test_view_two_players_whole_other_hand() -> None:
         assert v["hands"][seat] == full["hands"][seat]
         other = 1 - seat
         assert v["hands"][other] == {"count": 18, "known": full["hands"][other]}
-        rest = {k: x for k, x in v.items() if k not in ("hands", "seat", "take_count")}
+        # K19: what the other seat knows of this hand from public play (its trump six).
+        assert v["own_known"] == full["known"][seat]
+        rest = {k: x for k, x in v.items() if k not in ("hands", "seat", "take_count", "own_known")}
         assert rest == {k: x for k, x in full.items() if k not in ("hands", "seed", "known")}
 
 

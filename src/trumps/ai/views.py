@@ -100,18 +100,11 @@ def position_from_view(
     position["hands"] = full
     position["seed"] = seed
     if view["game"] == "kozyri":
-        # K19: what each seat is known to hold; the viewer's own entry (what the others
-        # know of it) is not in its view: its own trump six under the sixes rule, at least.
-        known: list[list[str]] = []
-        for s, h in enumerate(view["hands"]):
-            if isinstance(h, Mapping):
-                known.append(list(h["known"]))
-            else:
-                trump = view["trumps"][s]
-                six = f"6{trump}"
-                owned = trump is not None and six in h and view["rules"]["sixes_to_owner"]
-                known.append([six] if owned else [])
-        position["known"] = known
+        # K19: what each seat is known to hold; the viewer's own entry is ``own_known``.
+        position["known"] = [
+            list(h["known"]) if isinstance(h, Mapping) else list(view["own_known"] or [])
+            for h in view["hands"]
+        ]
     if view["game"] == "twentyfive":
         robbed = view.get("robbed")
         if robbed is not None and "discard" not in robbed:

@@ -257,8 +257,9 @@ class Core(Protocol):
 G = TypeVar("G", bound="Game")
 
 #: The keys a view (docs/views.md) has beyond a position's: who it is for, the voids shown
-#: (Twenty-Five) and the cards ``take`` would pick up (Svoi Kozyri).
-VIEW_ONLY_KEYS: frozenset[str] = frozenset({"seat", "voids", "take_count"})
+#: (Twenty-Five), the cards ``take`` would pick up and what the others know of the reader's
+#: own hand (Svoi Kozyri).
+VIEW_ONLY_KEYS: frozenset[str] = frozenset({"seat", "voids", "take_count", "own_known"})
 
 
 class Game(ABC):

@@ -209,7 +209,7 @@ class Kozyri(Game):
         """docs/views.md: other hands as counts plus the cards publicly known to be there
         (K19: the whole hand with two players); no seed.  ``take_count`` is how many cards
         ``take`` would pick up for the seat to move (K12), null with an empty pile or
-        nobody to move.  ``seat=None`` is the public view: every hand a count with the
+        nobody to move; ``own_known`` the reader's cards the others know it holds (K19).  ``seat=None`` is the public view: every hand a count with the
         cards everyone knows to be there (picked up, or sixes handed over)."""
         self._check_view_seat(seat)
         c = self._core
@@ -227,6 +227,8 @@ class Kozyri(Game):
                 hands.append({"count": _popcount(h), "known": card_strs(known)})
         data["hands"] = hands
         data["seat"] = seat
+        # K19: the cards of the reader's own hand that the other seats know it holds.
+        data["own_known"] = None if seat is None else card_strs(c.known[seat] & c.hands[seat])
         data["take_count"] = self.take_count()
         return data
 
