@@ -26,12 +26,23 @@ from sqlalchemy.ext.asyncio import create_async_engine
 import trumps
 from store.postgres import need_postgres
 from trumps.records import InvalidRecord, record_of, replay
-from trumps.store import LoginTaken, Player, RunningUpdate, SqlStore, UnknownGame, UnknownPlayer
+from trumps.store import (
+    ChatLine,
+    Fenced,
+    LoginTaken,
+    Player,
+    RunningUpdate,
+    SqlStore,
+    TableEvent,
+    TableWrite,
+    UnknownGame,
+    UnknownPlayer,
+)
 from trumps.store._tables import game_players, games, metadata, players
 from trumps.store.sql import _alembic_config, schema_revision_head
 
 PG_URL = "postgresql+asyncpg://postgres@localhost/test"
-TABLES = {"players", "games", "game_players", "alembic_version"}
+TABLES = {"players", "games", "game_players", "table_events", "table_chat", "alembic_version"}
 
 
 class Db:
@@ -534,3 +545,133 @@ def test_migrating_a_0001_database_keeps_its_data(db: Db) -> None:
             await engine.dispose()
 
     db.run(body)
+
+
+# ------------------------------------------------------------------ the append-only table log
+
+
+def _moves(game: trumps.Game, number: int, count: int) -> list[TableEvent]:
+    """Play ``count`` first-legal moves; their events, numbered from ``number + 1``."""
+    out = []
+    for i in range(count):
+        game.play(game.legal_actions()[0])
+        ply = len(game.history) - 1
+        out.append(TableEvent(number + 1 + i, "action", 0, game.history[-1], False, ply))
+    return out
+
+
+def test_commit_tables_appends_events_and_chat_and_resumes_them(db: Db) -> None:
+    """A table's writes append its events and chat (one transaction for many tables); a
+    restart gets the record, the event log and the chat back exactly."""
+
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("alice")
+        a, b = trumps.new_game("twentyfive", players=2, seed=3), trumps.new_game("kozyri", seed=4)
+        join = TableEvent(1, "join", 0)
+        ids = await store.commit_tables(
+            [
+                TableWrite("ta", record_of(a), [join], player_ids=[alice, None], meta={"m": 1}),
+                TableWrite("tb", record_of(b), chat=[ChatLine(1, None, "eve", "hi")]),
+            ]
+        )
+        assert all(isinstance(i, int) for i in ids) and ids[0] != ids[1]
+        log_a = [join, TableEvent(2, "start"), *_moves(a, 2, 3)]
+        log_b = _moves(b, 0, 2)
+        more = await store.commit_tables(
+            [
+                TableWrite("ta", record_of(a), log_a[1:], chat=[ChatLine(1, 0, "alice", "gl")]),
+                TableWrite("tb", record_of(b), log_b, meta={"m": 2}),
+            ]
+        )
+        assert more == ids
+        tables = {t.table_id: t for t in await store.running_tables()}
+        assert tables["ta"].record == record_of(a) and tables["tb"].record == record_of(b)
+        assert tables["ta"].events == log_a and tables["tb"].events == log_b
+        assert tables["ta"].chat == [ChatLine(1, 0, "alice", "gl")]
+        assert tables["tb"].chat == [ChatLine(1, None, "eve", "hi")]
+        assert tables["ta"].meta == {"m": 1} and tables["tb"].meta == {"m": 2}
+        assert tables["ta"].player_ids == [alice, None] and tables["ta"].fence == 0
+        # The end of the game: the whole record is stored as a finished game.
+        while not a.is_over:
+            log_a += _moves(a, log_a[-1].number, 1)
+        [done] = await store.commit_tables([TableWrite("ta", record_of(a), log_a[5:])])
+        assert done == ids[0]
+        assert replay(await store.get_game(done)).outcome == a.outcome
+        assert [t.table_id for t in await store.running_tables()] == ["tb"]
+        [summary] = await store.finished_games(player=alice)
+        assert summary.id == done
+
+    db.on_store(body)
+
+
+def test_commit_tables_refuses_a_stale_fence_and_a_finished_table(db: Db) -> None:
+    """A write whose fencing number is not the row's changes nothing (another process
+    owns the table); neither does a write to a table whose game was stored as finished."""
+
+    async def body(store: SqlStore) -> None:
+        game = trumps.new_game("kozyri", seed=9)
+        [gid] = await store.commit_tables([TableWrite("t", record_of(game), fence=4)])
+        events = _moves(game, 0, 1)
+        [stale] = await store.commit_tables([TableWrite("t", record_of(game), events, fence=3)])
+        assert isinstance(stale, Fenced) and stale.table_id == "t"
+        [table] = await store.running_tables()
+        assert table.record["actions"] == [] and table.events == [] and table.fence == 4
+        # Others in the same transaction are stored.
+        other = trumps.new_game("kozyri", seed=10)
+        stale2, ok = await store.commit_tables(
+            [TableWrite("t", record_of(game), events, fence=5), TableWrite("u", record_of(other))]
+        )
+        assert isinstance(stale2, Fenced) and isinstance(ok, int)
+        assert await store.commit_tables([TableWrite("t", record_of(game), events, fence=4)]) == [
+            gid
+        ]
+        while not game.is_over:
+            game.play(game.legal_actions()[0])
+        plies = [
+            TableEvent(2 + i, "action", 0, a, False, 1 + i) for i, a in enumerate(game.history[1:])
+        ]
+        assert await store.commit_tables([TableWrite("t", record_of(game), plies, fence=4)]) == [
+            gid
+        ]
+        [after] = await store.commit_tables([TableWrite("t", record_of(game), fence=4)])
+        assert isinstance(after, Fenced)  # finished: no running row comes back
+        assert [t.table_id for t in await store.running_tables()] == ["u"]
+
+    db.on_store(body)
+
+
+def test_commit_tables_checks_every_write_before_storing_any(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        game = trumps.new_game("kozyri", seed=2)
+        good = TableWrite("t", record_of(game))
+        moved = trumps.new_game("kozyri", seed=2)
+        events = _moves(moved, 0, 2)
+        cases: list[tuple[TableWrite, type[Exception], str]] = [
+            # An outcome its game does not have.
+            (
+                TableWrite(
+                    "x",
+                    dict(record_of(game), outcome={"winners": [0], "losers": [1], "draw": False}),
+                ),
+                InvalidRecord,
+                "outcome",
+            ),
+            (TableWrite("x", record_of(moved), events[:1]), ValueError, "plies"),
+            (TableWrite("x", record_of(moved), events[::-1]), ValueError, "numbers"),
+            (
+                TableWrite("x", record_of(moved), [events[0], replace_action(events[1])]),
+                ValueError,
+                "action",
+            ),
+            (TableWrite("x", {"game": "kozyri"}), InvalidRecord, "keys"),
+        ]
+        for bad, error, words in cases:
+            with pytest.raises(error, match=words):
+                await store.commit_tables([good, bad])
+        assert await store.running_tables() == []  # nothing of any batch was stored
+
+    db.on_store(body)
+
+
+def replace_action(event: TableEvent) -> TableEvent:
+    return TableEvent(event.number, event.kind, event.seat, "take", event.by_bot, event.ply)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from trumps.store.base import (
+    ChatLine,
+    Fenced,
     GameSummary,
     LoginTaken,
     Player,
@@ -10,12 +12,16 @@ from trumps.store.base import (
     RunningUpdate,
     Store,
     StoreError,
+    TableEvent,
+    TableWrite,
     UnknownGame,
     UnknownPlayer,
 )
 from trumps.store.sql import SqlStore
 
 __all__ = [
+    "ChatLine",
+    "Fenced",
     "GameSummary",
     "LoginTaken",
     "Player",
@@ -24,6 +30,8 @@ __all__ = [
     "SqlStore",
     "Store",
     "StoreError",
+    "TableEvent",
+    "TableWrite",
     "UnknownGame",
     "UnknownPlayer",
 ]

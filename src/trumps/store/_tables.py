@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     ForeignKey,
     Index,
@@ -48,6 +49,8 @@ games = Table(
     Column("started", String(40), nullable=True),
     Column("finished", String(40), nullable=True),
     Column("meta", JSON, nullable=True),  # the server's table state, opaque to the store
+    # The fencing number of the table's owner: a write with another number changes nothing.
+    Column("fence", Integer, nullable=False, server_default=text("0")),
     Index(
         "ix_games_running_table",
         "table_id",
@@ -65,4 +68,28 @@ game_players = Table(
     Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=True, index=True),
+)
+
+# A running table's numbered events, appended as they happen (the record's actions are the
+# ``action`` of the events with a ``ply``, in ply order, after ``games.actions``).
+table_events = Table(
+    "table_events",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("action", Text, nullable=True),
+    Column("by_bot", Boolean, nullable=False),
+    Column("ply", Integer, nullable=True),
+)
+
+table_chat = Table(
+    "table_chat",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),  # 1, 2, … per table
+    Column("seat", Integer, nullable=True),
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=False),
 )

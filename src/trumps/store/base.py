@@ -2,8 +2,10 @@
 
 A game is stored as its record (docs/records.md) — game, rules, seed, players, actions, outcome,
 times — never as a pickled object, so any later version of trumps can replay it.  A table
-still being played keeps one *running* row that the server rewrites after each move
-(write-behind of the action list); ``save_game`` turns it into a finished game.
+being played (or waiting for its players) keeps one *running* row with its settings, and
+appends its numbered events and chat lines as they happen (``commit_tables``: many tables in
+one transaction, each write fenced by its owner's number); its last write turns it into a
+finished game.
 
 Stored values are stable: game ids are integers that never change, the status column holds
 the strings ``running`` and ``finished``, seeds are kept as decimal text (any size).
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "ChatLine",
     "GameSummary",
     "LoginTaken",
     "Player",
@@ -28,6 +31,8 @@ __all__ = [
     "RunningUpdate",
     "Store",
     "StoreError",
+    "TableEvent",
+    "TableWrite",
     "UnknownGame",
     "UnknownPlayer",
 ]
@@ -43,6 +48,15 @@ class UnknownGame(StoreError, LookupError):
 
 class UnknownPlayer(StoreError, LookupError):
     """No stored player has this id."""
+
+
+class Fenced(StoreError):
+    """A table write carried a fencing number that is not the row's: another process owns
+    the table now (or it is gone), and nothing of the write was stored."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id}: another process owns it now")
+        self.table_id = table_id
 
 
 class LoginTaken(StoreError):
@@ -88,6 +102,48 @@ class RunningUpdate:
 
 
 @dataclass(frozen=True)
+class TableEvent:
+    """One numbered event of a live table.  ``ply`` is the index in the record's actions of
+    the action this event added (a move, or a timeout's default move), else None."""
+
+    number: int
+    kind: str
+    seat: int | None = None
+    action: str | None = None
+    by_bot: bool = False
+    ply: int | None = None
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """Chat line ``number`` (1, 2, … per table) said at a table (``seat`` None: a spectator)."""
+
+    number: int
+    seat: int | None
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TableWrite:
+    """What one table adds to the store in a ``commit_tables`` transaction.
+
+    ``record`` is the table's record now (its header — players, started, outcome — is
+    written; of its actions only those the new ``events`` add are appended).  A record with an
+    outcome finishes the game: it is replayed and stored whole.  ``fence`` must equal the
+    row's fencing number, else the write is refused (``Fenced``) and changes nothing.
+    """
+
+    table_id: str
+    record: Mapping[str, Any]
+    events: Sequence[TableEvent] = ()
+    chat: Sequence[ChatLine] = ()
+    player_ids: Sequence[int | None] | None = None
+    meta: Mapping[str, Any] | None = None
+    fence: int = 0
+
+
+@dataclass(frozen=True)
 class RunningTable:
     """A table that was being played, with its record so far, to resume after a restart.
 
@@ -101,6 +157,9 @@ class RunningTable:
     player_ids: list[int | None]
     record: dict[str, Any]
     meta: dict[str, Any] | None = None
+    events: list[TableEvent] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)  # the latest lines, oldest first
+    fence: int = 0
 
 
 class Store(ABC):
@@ -185,12 +244,22 @@ class Store(ABC):
         write-behind: one commit for every table that changed, not one per move)."""
 
     @abstractmethod
+    async def commit_tables(self, writes: Sequence[TableWrite]) -> list[int | Fenced]:
+        """Append each table's new events and chat and update its row, all in one
+        transaction (the server's group commit); per write its game id, or ``Fenced``.
+
+        A table's first write creates its running row.  Every write is checked before
+        anything is stored; an invalid one (``InvalidRecord``, ``ValueError``) fails the
+        whole call and nothing is stored.
+        """
+
+    @abstractmethod
     async def discard_running(self, table_id: str) -> None:
         """Forget the running row of ``table_id`` (an abandoned table); no-op if none."""
 
     @abstractmethod
     async def running_tables(self) -> list[RunningTable]:
-        """Every running table with its stored record, oldest first."""
+        """Every running table with its stored record, events and latest chat, oldest first."""
 
     @abstractmethod
     async def finished_games(

@@ -9,19 +9,33 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Row, delete, event, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from trumps.records import FORMAT, InvalidRecord, replay
-from trumps.store._tables import FINISHED, RUNNING, game_players, games, players
+from trumps.store._tables import (
+    FINISHED,
+    RUNNING,
+    game_players,
+    games,
+    players,
+    table_chat,
+    table_events,
+)
 from trumps.store.base import (
+    ChatLine,
+    Fenced,
     GameSummary,
     LoginTaken,
     Player,
     RunningTable,
     RunningUpdate,
     Store,
+    TableEvent,
+    TableWrite,
     UnknownGame,
     UnknownPlayer,
 )
@@ -29,6 +43,7 @@ from trumps.store.base import (
 __all__ = ["SqlStore"]
 
 _MIGRATIONS = Path(__file__).parent / "migrations"
+CHAT_KEPT = 50  # chat lines of a running table given back on resume (the latest)
 _KEYS = {"format", "game", "rules", "seed", "players", "actions", "outcome", "started", "finished"}
 
 
@@ -79,6 +94,25 @@ def _values(record: Mapping[str, Any], status: str, table_id: str | None) -> dic
         "started": record["started"],
         "finished": record["finished"],
     }
+
+
+def _check_write(w: TableWrite) -> tuple[bool, int]:
+    """Check one table write before anything is stored: (finishes the game, first new ply)."""
+    _check_shape(w.record)
+    actions = w.record["actions"]
+    finished = w.record["outcome"] is not None
+    if finished and replay(w.record).outcome is None:
+        raise InvalidRecord(f"table {w.table_id}: the record's outcome is not its game's")
+    numbers = [e.number for e in w.events]
+    if numbers != sorted(set(numbers)) or any(n < 1 for n in numbers):
+        raise ValueError(f"table {w.table_id}: event numbers must rise from 1, not {numbers}")
+    plied = [e for e in w.events if e.ply is not None]
+    first = len(actions) - len(plied)
+    if first < 0 or [e.ply for e in plied] != list(range(first, len(actions))):
+        raise ValueError(f"table {w.table_id}: the events' plies are not the record's last actions")
+    if any(actions[e.ply] != e.action for e in plied if e.ply is not None):
+        raise ValueError(f"table {w.table_id}: an event's action is not the record's")
+    return finished, first
 
 
 def _player(row: Row[Any]) -> Player:
@@ -197,6 +231,8 @@ class SqlStore(Store):
             else:
                 game_id = running
                 await conn.execute(update(games).where(games.c.id == game_id).values(values))
+                await conn.execute(delete(table_events).where(table_events.c.game_id == game_id))
+                await conn.execute(delete(table_chat).where(table_chat.c.game_id == game_id))
             await self._set_seats(conn, game_id, seats)
         return game_id
 
@@ -241,8 +277,98 @@ class SqlStore(Store):
                     game_id = int(found)
                     if u.player_ids is not None:
                         await self._set_seats(conn, game_id, seats)
+                    # The whole record was written: appended events are in it now.
+                    await conn.execute(
+                        update(table_events)
+                        .where(table_events.c.game_id == game_id)
+                        .values(ply=None)
+                    )
                 ids.append(game_id)
         return ids
+
+    async def commit_tables(self, writes: Sequence[TableWrite]) -> list[int | Fenced]:
+        checked = [(w, *_check_write(w), _seats(w.record, w.player_ids)) for w in writes]
+        results: list[int | Fenced] = []
+        async with self._engine.begin() as conn:
+            ids = list({w.table_id for w in writes})
+            found: dict[str, tuple[int, str, int]] = {}
+            if ids:
+                rows = await conn.execute(
+                    select(games.c.table_id, games.c.id, games.c.status, games.c.fence).where(
+                        games.c.table_id.in_(ids)
+                    )
+                )
+                for table_id, game_id, status, fence in rows:
+                    if table_id not in found or status == RUNNING:
+                        found[table_id] = (game_id, status, fence)
+            event_rows: list[dict[str, Any]] = []
+            chat_rows: list[dict[str, Any]] = []
+            for w, finished, first, seats in checked:
+                values = _values(w.record, FINISHED if finished else RUNNING, w.table_id)
+                if w.meta is not None:
+                    values["meta"] = dict(w.meta)
+                row = found.get(w.table_id)
+                if row is None:  # the table's first write
+                    if not finished:
+                        values["actions"] = values["actions"][:first]
+                    values["fence"] = w.fence
+                    result = await conn.execute(insert(games).values(values).returning(games.c.id))
+                    game_id = int(result.scalar_one())
+                    await self._set_seats(conn, game_id, seats)
+                else:
+                    if row[1] != RUNNING or row[2] != w.fence:
+                        results.append(Fenced(w.table_id))
+                        continue
+                    if not finished:
+                        del values["actions"], values["rules"], values["seed"], values["game"]
+                    result = await conn.execute(
+                        update(games)
+                        .where(games.c.id == row[0], games.c.fence == w.fence)
+                        .values(values)
+                        .returning(games.c.id)
+                    )
+                    if result.scalar_one_or_none() is None:  # taken over meanwhile
+                        results.append(Fenced(w.table_id))
+                        continue
+                    game_id = row[0]
+                    if w.player_ids is not None:
+                        await self._set_seats(conn, game_id, seats)
+                found[w.table_id] = (game_id, FINISHED if finished else RUNNING, w.fence)
+                results.append(game_id)
+                if finished:  # the record holds it all now
+                    await conn.execute(
+                        delete(table_events).where(table_events.c.game_id == game_id)
+                    )
+                    await conn.execute(delete(table_chat).where(table_chat.c.game_id == game_id))
+                    continue
+                event_rows += [
+                    {
+                        "game_id": game_id,
+                        "number": e.number,
+                        "kind": e.kind,
+                        "seat": e.seat,
+                        "action": e.action,
+                        "by_bot": e.by_bot,
+                        "ply": e.ply,
+                    }
+                    for e in w.events
+                ]
+                chat_rows += [
+                    {
+                        "game_id": game_id,
+                        "number": c.number,
+                        "seat": c.seat,
+                        "name": c.name,
+                        "text": c.text,
+                    }
+                    for c in w.chat
+                ]
+            # A write retried after its answer was lost finds its rows there: keep them.
+            if event_rows:
+                await conn.execute(self._insert_new(table_events), event_rows)
+            if chat_rows:
+                await conn.execute(self._insert_new(table_chat), chat_rows)
+        return results
 
     async def discard_running(self, table_id: str) -> None:
         async with self._engine.begin() as conn:
@@ -257,17 +383,46 @@ class SqlStore(Store):
                     select(games).where(games.c.status == RUNNING).order_by(games.c.id)
                 )
             ).all()
-            seats = await self._seats_of(conn, [row.id for row in rows])
-        return [
-            RunningTable(
-                game_id=row.id,
-                table_id=row.table_id,
-                player_ids=seats.get(row.id, []),
-                record=_record(row),
-                meta=row.meta,
+            game_ids = [row.id for row in rows]
+            seats = await self._seats_of(conn, game_ids)
+            events: dict[int, list[TableEvent]] = {}
+            chat: dict[int, list[ChatLine]] = {}
+            if game_ids:
+                for e in await conn.execute(
+                    select(table_events)
+                    .where(table_events.c.game_id.in_(game_ids))
+                    .order_by(table_events.c.game_id, table_events.c.number)
+                ):
+                    events.setdefault(e.game_id, []).append(
+                        TableEvent(e.number, e.kind, e.seat, e.action, bool(e.by_bot), e.ply)
+                    )
+                for c in await conn.execute(
+                    select(table_chat)
+                    .where(table_chat.c.game_id.in_(game_ids))
+                    .order_by(table_chat.c.game_id, table_chat.c.number)
+                ):
+                    chat.setdefault(c.game_id, []).append(
+                        ChatLine(c.number, c.seat, c.name, c.text)
+                    )
+        out = []
+        for row in rows:
+            record = _record(row)
+            logged = events.get(row.id, [])
+            plied = sorted((e.ply, e.action) for e in logged if e.ply is not None)
+            record["actions"] = list(record["actions"]) + [a for _, a in plied]
+            out.append(
+                RunningTable(
+                    game_id=row.id,
+                    table_id=row.table_id,
+                    player_ids=seats.get(row.id, []),
+                    record=record,
+                    meta=row.meta,
+                    events=logged,
+                    chat=chat.get(row.id, [])[-CHAT_KEPT:],
+                    fence=row.fence,
+                )
             )
-            for row in rows
-        ]
+        return out
 
     async def finished_games(
         self, player: int | None = None, limit: int = 50, offset: int = 0
@@ -319,6 +474,12 @@ class SqlStore(Store):
         return _record(row)
 
     # -- helpers ------------------------------------------------------------------------
+    def _insert_new(self, table: Any) -> Any:
+        """``INSERT … ON CONFLICT DO NOTHING`` on either backend."""
+        if self._engine.dialect.name == "postgresql":
+            return pg_insert(table).on_conflict_do_nothing()
+        return sqlite_insert(table).on_conflict_do_nothing()
+
     @staticmethod
     async def _check_login(conn: AsyncConnection, login: str, player_id: int | None) -> None:
         # Checked first for a clear error; the unique index still decides under a race.
