@@ -215,6 +215,7 @@ class TableMachine(RuleBasedStateMachine):
     def _no_hidden_cards(self, conn: Recorder, msg: Event | TableState) -> None:
         viewer = conn.seat
         data = msgspec.to_builtins(msg)
+        data.pop("chat", None)  # what people typed (which may look like a card), not the game's
         entries = [*data.get("log", []), *([data] if isinstance(msg, Event) else [])]
         for entry in entries:  # a card played is public; another seat's discard is not
             action = entry.get("action")

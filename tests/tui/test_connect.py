@@ -199,6 +199,28 @@ def test_event_gaps_and_stale_moves_ask_for_a_resync() -> None:
     assert state.apply({"type": "something_new"}).kind == "something_new"
 
 
+def test_a_table_opened_here_shows_the_stored_chat_once() -> None:
+    """A snapshot of a table new to the client (a reload, a restart) brings the chat so far;
+    a later snapshot of the same table (a resync) does not repeat it."""
+    state = ClientState()
+    snapshot: Msg = {
+        "type": "table_state", "table_id": "t-1", "game": "kozyri", "rules": {},
+        "seats": [{"seat": 0, "name": "Olena"}, {"seat": 1, "name": "Rui"}], "seat": 0,
+        "event": 2, "view": {"hands": [["AS"], {"count": 1, "known": []}]}, "legal": [],
+        "to_move": 1, "log": [],
+        "chat": [{"seat": 1, "name": "Rui", "text": "boa sorte"}, {"seat": None, "name": "Ana",
+                                                                    "text": "salut"}],
+    }  # fmt: skip
+    state.apply(snapshot)
+    chat = [i.data for i in state.tables["t-1"].feed if i.kind == "chat"]
+    assert [(c["seat"], c["name"], c["text"]) for c in chat] == [
+        (1, "Rui", "boa sorte"),
+        (None, "Ana", "salut"),
+    ]
+    state.apply({**snapshot, "event": 3})
+    assert len([i for i in state.tables["t-1"].feed if i.kind == "chat"]) == 2
+
+
 # ---------------------------------------------------------------- against a server
 
 

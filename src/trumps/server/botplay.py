@@ -57,14 +57,15 @@ class BotPlay(Seats):
             log.exception("table %s: the hint failed", self.table_id)
             self._error(conn, "internal_error", "no hint this time")
             return
-        conn.put_nowait(
+        self._send(
+            conn,
             HintMsg(
                 table_id=self.table_id,
                 event=number,
                 action=decision.action,
                 reasoning=decision.reasoning,
                 values=decision.values,
-            )
+            ),
         )
 
     def _maybe_bot(self) -> None:

@@ -4,12 +4,13 @@ Everything a connection says arrives through ``Hub.handle`` as raw frames; the h
 them (``protocol.decode_client``), answers hello, table creation and rematches itself, lets
 the ``Lobby`` and ``QuickMatches`` (``trumps.server.lobby``) answer the lobby's requests, and
 passes table requests to the table's own writer task (``Table``), which is the only code
-that touches a game.  The hub is each table's ``TableListener``: tables that changed are
-written behind (``trumps.server.writebehind``) in one transaction every ``flush_interval``
-(a commit per batch, not per move), and when a game ends its finished record is stored
-before anyone is told the game is over.  On start it
-resumes every running table from the store, so a restart (even after ``kill -9``) loses no
-finished game and at most the moves of the last ``flush_interval`` (half a second).
+that touches a game.  The hub is each table's ``TableListener``: what a command changed at a
+table (its events, chat, seats, the finished record) is stored through the group commit
+(``trumps.server.commit``: the writes of every table in a few milliseconds share one
+transaction) before anyone is told of it.  On start it resumes every table from the store,
+started or still waiting for players, so a restart (even after ``kill -9``) loses nothing
+anyone has seen.  While the store cannot be reached, requests that need it are refused with
+``unavailable`` and the tables wait, showing their last durable state.
 
 No sockets here either: a connection is an outbox queue drained by the transport
 (``trumps.server.app``), which makes the hub testable without a network.
@@ -27,12 +28,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
+from sqlalchemy.exc import SQLAlchemyError
 
 from trumps.errors import TrumpsError
 from trumps.games import Game, new_game
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken, Tokens
 from trumps.server.bots import BotRunner
+from trumps.server.commit import GroupCommit
 from trumps.server.connection import Connection
 from trumps.server.lobby import LiveTable, Lobby, QuickMatches, rules_key
 from trumps.server.protocol import (
@@ -77,14 +80,18 @@ from trumps.server.table import (
     Table,
     TableConfig,
 )
-from trumps.server.writebehind import WriteBehind
-from trumps.store import Store
+from trumps.store import Fenced, Store
 
 __all__ = ["Connection", "Hub", "HubOptions", "LiveTable"]
 
 log = logging.getLogger(__name__)
 
 FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
+
+# Requests answered without the store, also while it is unreachable.
+_WITHOUT_STORE = (Ping, ListTables, Resync, LeaveTable, CancelQuickMatch)
+# What a store that cannot be reached raises (the driver's errors, under SQLAlchemy's).
+_STORE_DOWN = (OSError, SQLAlchemyError)
 
 
 @dataclass
@@ -96,7 +103,7 @@ class HubOptions:
     per_second: int = 20  # messages a connection may send per second …
     per_minute: int = 600  # … and per minute
     finished_ttl: float = FINISHED_TTL
-    flush_interval: float = 0.5  # seconds between write-behind batches of running games
+    commit_window: float = 0.002  # seconds a group commit waits for more tables' writes
     max_open_tables: int = 10  # unfinished tables one player may create or sit at
     bot_workers: int = 0  # processes bots think in (0: threads of this process)
 
@@ -115,7 +122,8 @@ class Hub:
         self.lobby = Lobby(self.tables, lambda: self.connections)
         self._seeds = itertools.count(0)
         self.runner = BotRunner(self.options.bot_workers)
-        self.writer = WriteBehind(store, self.tables, self.options.flush_interval)
+        self.committer = GroupCommit(store, self.options.commit_window)
+        self._background: set[asyncio.Task[None]] = set()
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -141,21 +149,26 @@ class Hub:
                 runner=self.runner,
                 bot_time=self.options.bot_time,
                 started_at=running.record.get("started"),
+                stored=running,
             )
-            self.tables[table.table_id] = LiveTable(table, rules_name=meta.get("rules_name"))
+            creator = meta.get("creator")
+            table.labels = {"rules_name": meta.get("rules_name"), "creator": creator}
+            self.tables[table.table_id] = LiveTable(
+                table, rules_name=meta.get("rules_name"), creator=creator
+            )
             table.launch()
             log.info("resumed table %s at ply %d", table.table_id, len(game.history))
 
     async def stop(self) -> None:
-        """Stop every table, finishing pending writes (the running rows stay for a restart)."""
-        self.writer.stopping = True
+        """Stop every table after storing what they are doing (the rows stay for a restart)."""
         for conn in list(self.connections):
             conn.close()
+        self.committer.stopping()  # a store that fails now is not waited for
         for live in list(self.tables.values()):
             await live.table.stop()
             if live.expires is not None:
                 live.expires.cancel()
-        await self.writer.close()  # the last moves before the stop
+        await self.committer.close()
         self.lobby.close()
         self.runner.close()
 
@@ -177,7 +190,10 @@ class Hub:
         conn.tables.clear()
 
     async def handle(self, conn: Connection, data: bytes | str) -> None:
-        """One frame from ``conn``: answered, or rejected with an ``error`` that changed nothing."""
+        """One frame from ``conn``: answered, or rejected with an ``error`` that changed nothing.
+
+        While the store is unreachable, everything but pings, lobby lists, resyncs and
+        leaving is refused with ``unavailable`` (nothing could be stored)."""
         if conn.budget is None:
             conn.budget = self._limit.buckets()
         if not conn.budget.allow():
@@ -189,11 +205,22 @@ class Hub:
             self._error(conn, e.code, e.message)
             return
         table_id = getattr(msg, "table_id", None)
+        if not self.committer.available and not isinstance(msg, _WITHOUT_STORE):
+            self._unavailable(conn, table_id)
+            return
         try:
             await self._dispatch(conn, msg)
+        except _STORE_DOWN:
+            log.warning("request %r: the store is unreachable", type(msg).__name__)
+            self._unavailable(conn, table_id)
         except Exception:
             log.exception("request %r failed", type(msg).__name__)
             self._error(conn, "internal_error", "the server failed on this request", table_id)
+
+    def _unavailable(self, conn: Connection, table_id: str | None) -> None:
+        self._error(
+            conn, "unavailable", "the game store cannot be reached; try again shortly", table_id
+        )
 
     def _error(
         self, conn: Connection, code: ErrorCode, message: str, table_id: str | None = None
@@ -338,6 +365,7 @@ class Hub:
             bot_time=self.options.bot_time,
         )
         self.tables[table.table_id] = LiveTable(table, rules_name=rules_name, creator=conn.player)
+        table.labels = {"rules_name": rules_name, "creator": conn.player}
         table.launch()
         conn.tables.add(table.table_id)
         return table
@@ -433,26 +461,41 @@ class Hub:
         if live is None:
             return
         self.lobby.table_changed(live)
-        if table.started and not table.over:
-            self.writer.mark(table.table_id)
         if not table.started and not any(table.owners()) and table.levels.count(None):
             self._drop(table.table_id)  # everyone left before the start
+            self._forget(table.table_id)
 
-    async def flush(self) -> None:
-        """Write every running table changed since the last flush (``WriteBehind.flush``)."""
-        await self.writer.flush()
+    async def table_write(self, table: Table) -> int:
+        """Store what changed at ``table`` with the other tables' writes (group commit)."""
+        write = table.pending_write()
+        result = await self.committer.write(write)
+        if isinstance(result, Fenced):  # another process owns the table now
+            self._drop(table.table_id)
+            raise result
+        table.wrote(write)
+        if write.record["outcome"] is not None:  # the game is stored: a last look, then gone
+            live = self.tables.get(table.table_id)
+            if live is not None:
+                live.summary = None
+                self.lobby.changed()
+                loop = asyncio.get_running_loop()
+                live.expires = loop.call_later(
+                    self.options.finished_ttl, self._drop, table.table_id
+                )
+        return result
 
-    async def table_finished(self, table: Table, record: dict[str, Any]) -> int | None:
-        """Store the finished game, then keep the table open ``finished_ttl`` seconds for a
-        last look."""
-        live = self.tables.get(table.table_id)
-        record_id = await self.writer.finished(table, record)
-        if live is not None:
-            live.summary = None
-            self.lobby.changed()
-            loop = asyncio.get_running_loop()
-            live.expires = loop.call_later(self.options.finished_ttl, self._drop, table.table_id)
-        return record_id
+    def _forget(self, table_id: str) -> None:
+        """Delete the stored row of a table given up before it started (in the background)."""
+
+        async def forget() -> None:
+            try:
+                await self.store.discard_running(table_id)
+            except Exception as e:  # it resumes after a restart and is given up again
+                log.warning("table %s: could not forget it: %s", table_id, e)
+
+        task = asyncio.create_task(forget())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _drop(self, table_id: str) -> None:
         live = self.tables.pop(table_id, None)

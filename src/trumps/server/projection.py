@@ -14,6 +14,7 @@ from typing import Any, cast
 from trumps.server.commands import Outbox
 from trumps.server.protocol import (
     BotLevel,
+    ChatEntry,
     ErrorCode,
     EventKind,
     GameId,
@@ -52,7 +53,7 @@ class Projection(TableBase):
         assert info is not None
         msg = GameOverMsg(table_id=self.table_id, outcome=info, record_id=self.record_id)
         for conn in self._subs:
-            conn.put_nowait(msg)
+            self._send(conn, msg)
 
     # -- messages -----------------------------------------------------------------------
     def view_for(self, seat: int | None) -> dict[str, Any]:
@@ -109,6 +110,7 @@ class Projection(TableBase):
                 )
                 for e in self.events[-LOG_IN_SNAPSHOT:]
             ],
+            chat=[ChatEntry(seat=c.seat, name=c.name, text=c.text) for c in self.chat],
             outcome=self.outcome_info(),
             record_id=self.record_id,
         )
@@ -120,17 +122,18 @@ class Projection(TableBase):
         seat: int | None = None,
         action: str | None = None,
         by_bot: bool = False,
+        ply: int | None = None,
     ) -> None:
         self.number += 1
         if kind in GAME_KINDS:
             self.moved = self.number
-        self.events.append(_Entry(self.number, kind, seat, action, by_bot))
+        self.events.append(_Entry(self.number, kind, seat, action, by_bot, ply))
         clocks, to_move = self.clocks(), self._to_move()
         seats = None if kind in GAME_KINDS else self.seat_infos()
         public: EventMsg | None = None  # spectators share one message
         for conn, viewer in self._subs.items():
             if viewer is None and public is not None:
-                conn.put_nowait(public)
+                self._send(conn, public)
                 continue
             msg = EventMsg(
                 table_id=self.table_id,
@@ -147,7 +150,7 @@ class Projection(TableBase):
             )
             if viewer is None:
                 public = msg
-            conn.put_nowait(msg)
+            self._send(conn, msg)
 
     def _error(self, conn: Outbox, code: ErrorCode, message: str) -> None:
-        conn.put_nowait(ErrorMsg(code=code, message=message, table_id=self.table_id))
+        self._send(conn, ErrorMsg(code=code, message=message, table_id=self.table_id))

@@ -55,6 +55,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "not_allowed": "Not possible at this table: a hint where people play, a rematch before the end.",
     "rate_limited": "Too many messages on this connection, or too many unfinished tables of yours.",
     "internal_error": "The server failed; the request changed nothing.",
+    "unavailable": "The game store cannot be reached just now; the request changed nothing. Try again shortly.",
 }
 
 ErrorCode: TypeAlias = Literal[
@@ -77,6 +78,7 @@ ErrorCode: TypeAlias = Literal[
     "not_allowed",
     "rate_limited",
     "internal_error",
+    "unavailable",
 ]
 assert tuple(get_args(ErrorCode)) == tuple(ERROR_CODES), "ErrorCode and ERROR_CODES differ"
 
@@ -182,6 +184,14 @@ class LogEntry(_Part, kw_only=True):
     seat: SeatNo | None = None
     action: str | None = None
     by_bot: bool = False
+
+
+class ChatEntry(_Part, kw_only=True):
+    """One chat line said at a table (``seat`` None: a spectator), as a snapshot carries it."""
+
+    seat: SeatNo | None
+    name: Name
+    text: ChatText
 
 
 # ---------------------------------------------------------------- client → server
@@ -372,6 +382,7 @@ class TableState(_Msg, tag="table_state", kw_only=True):
     private: bool = False
     time_control: TimeControl | None = None
     log: list[LogEntry] = []
+    chat: list[ChatEntry] = []
     outcome: OutcomeInfo | None = None
     record_id: int | None = None
 

@@ -25,7 +25,7 @@ class Seats(Projection):
         if c.spectate:
             self._unsubscribe(c.conn)
             self._subs[c.conn] = None
-            c.conn.put_nowait(self._snapshot(None))
+            self._send(c.conn, self._snapshot(None))
             return
         mine = self.seat_of_owner(owner)
         if mine is not None and c.seat is not None and c.seat != mine:
@@ -56,7 +56,7 @@ class Seats(Projection):
         seat.owner, seat.conn, seat.name = owner, c.conn, c.name
         self._subs[c.conn] = seat_no
         seat.away = False  # a newcomer in a seat given up: the takeover bot stops
-        c.conn.put_nowait(self._snapshot(seat_no))
+        self._send(c.conn, self._snapshot(seat_no))
         self._emit("join", seat=seat_no)
 
     def _rebind(self, seat_no: int, conn: Outbox, name: str | None) -> None:
@@ -70,10 +70,10 @@ class Seats(Projection):
         self._cancel_timer(("grace", seat_no))
         self._subs[conn] = seat_no
         if self.over:  # a last look at the finished game
-            conn.put_nowait(self._snapshot(seat_no))
+            self._send(conn, self._snapshot(seat_no))
             return
         seat.away = False  # the owner is back (within the grace period or after a takeover)
-        conn.put_nowait(self._snapshot(seat_no))
+        self._send(conn, self._snapshot(seat_no))
         self._emit("return", seat=seat_no)
 
     def _unsubscribe(self, conn: Outbox) -> None:

@@ -31,7 +31,7 @@ from trumps.ai import Limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import Game
 from trumps.records import record_of
-from trumps.server.botplay import HINT_LEVEL, BotPlay
+from trumps.server.botplay import HINT_LEVEL
 from trumps.server.bots import BotRunner
 from trumps.server.clock import TIMEOUT_FLOOR
 from trumps.server.commands import (
@@ -54,9 +54,12 @@ from trumps.server.commands import (
     Timeout,
 )
 from trumps.server.config import TableConfig
+from trumps.server.persist import Persisted
 from trumps.server.projection import LOG_IN_SNAPSHOT
 from trumps.server.protocol import ChatPosted, EventKind
+from trumps.server.tablebase import CHAT_IN_SNAPSHOT
 from trumps.server.timing import TimeSource
+from trumps.store import ChatLine, RunningTable
 
 __all__ = [
     "HINT_LEVEL",
@@ -88,6 +91,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
+class _Abandoned(Exception):
+    """A change could not be stored: the table's task ends (another process owns it)."""
+
+
 class TableNotOver(RuntimeError):
     """``Table.record()`` before the game ended: a running record holds the seed."""
 
@@ -96,17 +103,20 @@ class TableListener(Protocol):
     """What a table tells the server about (persistence, the lobby list)."""
 
     def table_changed(self, table: Table) -> None:
-        """An event happened: seats, progress or clocks changed (write-behind)."""
+        """An event happened and is stored: seats, progress or clocks changed."""
 
-    async def table_finished(self, table: Table, record: dict[str, Any]) -> int | None:
-        """The game ended: store the record; returns its id (sent in ``game_over``)."""
+    async def table_write(self, table: Table) -> int:
+        """Store ``table.pending_write()`` (then call ``table.wrote``); its game id.
+
+        Waits until the write is durable.  Raises when it can never be (another process
+        owns the table, the server stops): the table then ends without telling anyone."""
 
 
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class Table(BotPlay):
+class Table(Persisted):
     """The one writer of a live table.
 
     ``seats`` has one entry per seat: a bot level (``"random"`` … ``"expert"``) or None for a
@@ -167,22 +177,6 @@ class Table(BotPlay):
             raise TableNotOver(f"table {self.table_id}: the game has not ended")
         return dict(self._final)
 
-    def running_record(self) -> dict[str, Any]:
-        """The record so far, seed included: for the store only, never for a client."""
-        return record_of(self.game, self.record_names(), started=self.started_at)
-
-    def meta(self) -> dict[str, Any]:
-        """What the store keeps beside the record to resume this table after a restart."""
-        return {
-            **self.config.to_json(),
-            "seats": self.levels,
-            "names": self.names,
-            "away": [seat.away for seat in self.seats],
-            "clocks": self.clocks(),
-            "number": self.number,
-            "started": self.started,
-        }
-
     @classmethod
     def resume(
         cls,
@@ -196,8 +190,10 @@ class Table(BotPlay):
         bot_time: float | None = 0.05,
         started_at: str | None = None,
         time: TimeSource | None = None,
+        stored: RunningTable | None = None,
     ) -> Table:
-        """A table rebuilt after a restart from its replayed game and stored ``meta``.
+        """A table rebuilt after a restart from its replayed game and stored ``meta``
+        (and, from ``stored``, its event log, chat and fencing number).
 
         Every person is disconnected: their grace periods start when the task runs.
         """
@@ -221,6 +217,14 @@ class Table(BotPlay):
             clocks = meta.get("clocks")
             if clocks is not None and clocks[s] is not None:
                 table.clock.left[s] = float(clocks[s])
+        if stored is not None:
+            table._restore(
+                stored.events,
+                stored.chat,
+                stored.player_ids,
+                stored.fence,
+                int(meta.get("chat_count", 0)),
+            )
         return table
 
     # -- the writer loop --------------------------------------------------------------------
@@ -237,6 +241,9 @@ class Table(BotPlay):
                     if isinstance(command, Stop):
                         return
                     await self._step(command)
+                except _Abandoned:
+                    self.abandoned = True
+                    return
                 finally:
                     self.commands.task_done()
         finally:
@@ -249,17 +256,34 @@ class Table(BotPlay):
                     await self._bot_task
 
     async def _step(self, command: Command) -> None:
-        """Handle one command, then let the bots, the clock and the listener catch up."""
+        """Handle one command and store what it changed; only then send its messages, and
+        let the bots, the clock and the listener catch up."""
         number = self.number
+        self._held = []
         try:
-            self._handle(command)
-            self._maybe_start()
-        except Exception:
-            log.exception("table %s failed on %r", self.table_id, command)
-            if isinstance(command, ConnCommand):
-                self._error(command.conn, "internal_error", "the server failed on this request")
-        if self._final is not None and self.record_id is None and self.listener:
-            await self._finish()
+            try:
+                self._handle(command)
+                self._maybe_start()
+            except Exception:
+                log.exception("table %s failed on %r", self.table_id, command)
+                if isinstance(command, ConnCommand):
+                    self._error(command.conn, "internal_error", "the server failed on this request")
+            if self.listener is not None and self.needs_write():
+                final = self._final is not None and self.record_id is None
+                try:
+                    game_id = await self.listener.table_write(self)
+                except Exception as e:
+                    # Not durable, so never told: this process gives the table up.
+                    log.warning("table %s: stopped, its changes not stored: %s", self.table_id, e)
+                    self._held = []
+                    raise _Abandoned from e
+                if final:
+                    self.record_id = game_id
+                    self._send_game_over()
+        finally:
+            held, self._held = self._held, None
+            for conn, msg in held:
+                conn.put_nowait(msg)
         self._maybe_bot()
         if self.number != number:
             self._arm_clock()
@@ -278,15 +302,6 @@ class Table(BotPlay):
                 continue
             await asyncio.wait(thinking)
 
-    async def _finish(self) -> None:
-        assert self.listener is not None and self._final is not None
-        try:
-            self.record_id = await self.listener.table_finished(self, dict(self._final))
-        except Exception:
-            log.exception("table %s: storing the finished game failed", self.table_id)
-            self.record_id = None
-        self._send_game_over()
-
     def _handle(self, command: Command) -> None:
         if isinstance(command, Join):
             self._join(command)
@@ -302,7 +317,7 @@ class Table(BotPlay):
             if command.conn not in self._subs:
                 self._error(command.conn, "not_seated", "not at this table; join or spectate")
             else:
-                command.conn.put_nowait(self._snapshot(self._subs[command.conn]))
+                self._send(command.conn, self._snapshot(self._subs[command.conn]))
         elif isinstance(command, Chat):
             self._chat(command)
         elif isinstance(command, HintCmd):
@@ -361,7 +376,8 @@ class Table(BotPlay):
         self._after_action("action", c.seat, by_bot=True)
 
     def _after_action(self, kind: EventKind, seat: int, *, by_bot: bool) -> None:
-        self._emit(kind, seat=seat, action=self.game.history[-1], by_bot=by_bot)
+        ply = len(self.game.history) - 1
+        self._emit(kind, seat=seat, action=self.game.history[-1], by_bot=by_bot, ply=ply)
         self._maybe_end()
 
     def _resign(self, c: ResignCmd) -> None:
@@ -383,9 +399,14 @@ class Table(BotPlay):
         if c.conn not in self._subs:
             self._error(c.conn, "not_seated", "not at this table; join or spectate to chat")
             return
-        msg = ChatPosted(table_id=self.table_id, seat=self._subs[c.conn], name=c.name, text=c.text)
+        seat = self._subs[c.conn]
+        self.chat_count += 1
+        line = ChatLine(self.chat_count, seat, c.name, c.text)
+        self._chat_unsaved.append(line)
+        self.chat = [*self.chat[1 - CHAT_IN_SNAPSHOT :], line]
+        msg = ChatPosted(table_id=self.table_id, seat=seat, name=c.name, text=c.text)
         for conn in self._subs:
-            conn.put_nowait(msg)
+            self._send(conn, msg)
 
     def _timeout(self, c: Timeout) -> None:
         if c.expected != self.number or self.clock.running != c.seat or self.over:

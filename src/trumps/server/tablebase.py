@@ -22,10 +22,13 @@ from trumps.server.bots import BotRunner
 from trumps.server.clock import FischerClocks
 from trumps.server.commands import Command, Outbox, Timeout
 from trumps.server.config import TableConfig
-from trumps.server.protocol import EventKind
+from trumps.server.protocol import EventKind, ServerMessage
 from trumps.server.timing import KeyedTimers, LoopTime, TimeSource
+from trumps.store import ChatLine
 
-__all__ = ["GAME_KINDS", "TableBase"]
+__all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "TableBase"]
+
+CHAT_IN_SNAPSHOT = 50  # the latest chat lines a snapshot carries
 
 # Events that change the game (the others change seats): only these make an action stale.
 GAME_KINDS: frozenset[str] = frozenset({"start", "action", "resign", "timeout"})
@@ -50,6 +53,7 @@ class _Entry:
     seat: int | None
     action: str | None
     by_bot: bool
+    ply: int | None = None  # the index of the action it added to the record, if any
 
 
 class TableBase:
@@ -96,6 +100,24 @@ class TableBase:
         self.clock = FischerClocks(
             self.config.time_control, [seat.level is None for seat in self.seats], self.time.now
         )
+        # Durability (``trumps.server.persist``): what is stored, what is held back until it is.
+        self.labels: dict[str, Any] = {}  # the server's own settings stored beside the table
+        self.fence = 0  # the fencing number this process owns the table under
+        self.chat: list[ChatLine] = []  # the latest lines (CHAT_IN_SNAPSHOT)
+        self.chat_count = 0
+        self._chat_unsaved: list[ChatLine] = []
+        self._saved_events = 0  # how many of ``events`` are stored
+        self._saved_ids: list[int | None] | None = None  # the seats' accounts last stored
+        self._created = False  # the store has the table's row
+        self.abandoned = False  # a change could not be stored: the task ended
+        self._held: list[tuple[Outbox, ServerMessage]] | None = None  # sent once durable
+
+    def _send(self, conn: Outbox, msg: ServerMessage) -> None:
+        """Send ``msg`` to ``conn`` — once what it tells is stored, during a command."""
+        if self._held is not None:
+            self._held.append((conn, msg))
+        else:
+            conn.put_nowait(msg)
 
     # -- queries -----------------------------------------------------------------------------
     @property

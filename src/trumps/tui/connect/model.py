@@ -272,6 +272,9 @@ class ClientState:
         new = table_id not in self.tables or self.tables[table_id].left
         t = self.tables.setdefault(table_id, TableModel(table_id))
         t.apply_state(m)
+        if new:  # a table opened here: the chat so far, as the server stored it
+            for line in m.get("chat") or []:
+                t.add(FeedItem("chat", {"table_id": table_id, **line}))
         if self.pending_join == table_id:
             self.pending_join = None
         if new:

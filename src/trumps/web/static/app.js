@@ -124,6 +124,9 @@ const handlers = {
     const known = S.tables.has(m.table_id);
     const tb = known ? S.tables.get(m.table_id) : newTable(m.table_id);
     applySnapshot(tb, m);
+    if (!known) {  // a table opened here (or after a reload): the chat so far, as stored
+      for (const c of m.chat ?? []) tb.chat.push({ number: ++tb.chatSeq, seat: c.seat, name: c.name, text: c.text });
+    }
     if (S.pendingJoin === tb.id) S.pendingJoin = null;
     if (!known) {
       S.tables.set(tb.id, tb);

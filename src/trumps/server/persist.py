@@ -1,0 +1,107 @@
+"""What a live table stores, and when: nothing is told before it is durable.
+
+Every command a table handles may add events (numbered, shown to the seats), chat lines, a
+new seat owner or the end of the game.  While the command runs, the table's messages are
+held (``TableBase._send``); if it changed anything, the table hands its *pending write* —
+the new events and chat, its small settings row, the finished record at the end — to its
+listener, which stores it with the writes of every other table in one transaction (the
+hub's group commit, ``trumps.server.commit``), and only then are the held messages sent.
+So a crash at any instant loses nothing that anyone was told: a move nobody heard of yet
+may be lost, and its player sees the position before it again.
+
+The write is fenced: it carries the number this process owns the table under, and the
+store refuses it if another process took the table over meanwhile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trumps.records import record_of
+from trumps.server.botplay import BotPlay
+from trumps.server.tablebase import CHAT_IN_SNAPSHOT, _Entry
+from trumps.store import ChatLine, TableEvent, TableWrite
+
+__all__ = ["Persisted"]
+
+
+class Persisted(BotPlay):
+    """The table's durable state: its pending write and its rebuilding after a restart."""
+
+    def running_record(self) -> dict[str, Any]:
+        """The record so far, seed included: for the store only, never for a client."""
+        return record_of(self.game, self.record_names(), started=self.started_at)
+
+    def meta(self) -> dict[str, Any]:
+        """What the store keeps beside the record to resume this table after a restart."""
+        return {
+            **self.labels,
+            **self.config.to_json(),
+            "seats": self.levels,
+            "names": self.names,
+            "away": [seat.away for seat in self.seats],
+            "clocks": self.clocks(),
+            "number": self.number,
+            "started": self.started,
+            "chat_count": self.chat_count,
+        }
+
+    def needs_write(self) -> bool:
+        """Whether the table changed since its last write (or was never stored)."""
+        return (
+            not self._created
+            or len(self.events) > self._saved_events
+            or bool(self._chat_unsaved)
+            or (self._final is not None and self.record_id is None)
+        )
+
+    def pending_write(self) -> TableWrite:
+        """Everything new since the last write, for the store (the seed included)."""
+        ids = [o if isinstance(o, int) else None for o in self.owners()]
+        return TableWrite(
+            self.table_id,
+            dict(self._final) if self._final is not None else self.running_record(),
+            events=[
+                TableEvent(e.number, e.kind, e.seat, e.action, e.by_bot, e.ply)
+                for e in self.events[self._saved_events :]
+            ],
+            chat=list(self._chat_unsaved),
+            player_ids=None if ids == self._saved_ids else ids,
+            meta=self.meta(),
+            fence=self.fence,
+        )
+
+    def wrote(self, write: TableWrite) -> None:
+        """``write`` (from ``pending_write``) is durable."""
+        self._created = True
+        self._saved_events += len(write.events)
+        del self._chat_unsaved[: len(write.chat)]
+        if write.player_ids is not None:
+            self._saved_ids = list(write.player_ids)
+
+    def _restore(
+        self,
+        events: Sequence[TableEvent],
+        chat: Sequence[ChatLine],
+        player_ids: Sequence[int | None],
+        fence: int,
+        chat_count: int,
+    ) -> None:
+        """The stored log of a resumed table: its events, latest chat, accounts and fence."""
+        self.events = [
+            _Entry(e.number, e.kind, e.seat, e.action, e.by_bot, e.ply)  # type: ignore[arg-type]
+            for e in events
+        ]
+        self._saved_events = len(self.events)
+        if self.events:
+            self.number = max(self.number, self.events[-1].number)
+            moved = [
+                e.number for e in self.events if e.kind in ("start", "action", "resign", "timeout")
+            ]
+            self.moved = moved[-1] if moved else 0
+        self.chat = list(chat[-CHAT_IN_SNAPSHOT:])
+        self.chat_count = max(chat_count, chat[-1].number if chat else 0)
+        self._saved_ids = list(player_ids)
+        self.fence = fence
+        self._created = True
