@@ -106,6 +106,9 @@ class HubOptions:
     commit_window: float = 0.002  # seconds a group commit waits for more tables' writes
     max_open_tables: int = 10  # unfinished tables one player may create or sit at
     bot_workers: int = 0  # processes bots think in (0: threads of this process)
+    # Several processes form one service through Redis (with PostgreSQL as the store):
+    redis_url: str | None = None  # None: this process is the whole service
+    node_id: str | None = None  # this process's name in the service (default: made up)
 
 
 class Hub:
@@ -124,6 +127,7 @@ class Hub:
         self.runner = BotRunner(self.options.bot_workers)
         self.committer = GroupCommit(store, self.options.commit_window)
         self._background: set[asyncio.Task[None]] = set()
+        self.stopping = False
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -161,6 +165,7 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop every table after storing what they are doing (the rows stay for a restart)."""
+        self.stopping = True
         for conn in list(self.connections):
             conn.close()
         self.committer.stopping()  # a store that fails now is not waited for
@@ -171,6 +176,14 @@ class Hub:
         await self.committer.close()
         self.lobby.close()
         self.runner.close()
+
+    def ready(self) -> tuple[bool, str]:
+        """Whether this process should get new players (readiness): (ready, why not)."""
+        if self.stopping:
+            return False, "stopping"
+        if not self.committer.available:
+            return False, "the game store cannot be reached"
+        return True, "ready"
 
     # -- connections ------------------------------------------------------------------------
     def connect(self) -> Connection:
