@@ -675,3 +675,47 @@ def test_commit_tables_checks_every_write_before_storing_any(db: Db) -> None:
 
 def replace_action(event: TableEvent) -> TableEvent:
     return TableEvent(event.number, event.kind, event.seat, "take", event.by_bot, event.ply)
+
+
+def test_leases_give_each_running_table_one_owner_at_a_time(db: Db) -> None:
+    """A table's lease: its owner renews it; once it runs out another process takes the
+    table over with a higher fencing number, and the former owner's renewal and writes
+    find nothing of it any more; a released table is free at once."""
+
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("alice")
+        game = trumps.new_game("kozyri", seed=5)
+        [gid] = await store.commit_tables(
+            [
+                TableWrite(
+                    "t", record_of(game), player_ids=[alice, None], fence=1, owner="A",
+                    lease=60, creator=alice,
+                )
+            ]
+        )  # fmt: skip
+        await store.commit_tables(
+            [TableWrite("bots", record_of(trumps.new_game("kozyri", seed=6)), creator=alice)]
+        )
+        assert await store.table_owner("t") == (True, "A")
+        assert await store.table_owner("bots") == (True, None)  # nobody owns it
+        assert await store.table_owner("nope") == (False, None)
+        assert await store.player_tables(alice) == ["t"]
+        assert await store.open_tables(alice) == 2  # seated at one, made both
+        assert [t.table_id for t in await store.claim_tables("B", 5)] == ["bots"]  # ownerless
+        assert await store.table_owner("bots") == (True, "B")
+        assert await store.claim_tables("C", 5) == []  # every lease is live
+        assert await store.renew_leases("A", 0) == {"t"}  # A's lease runs out now …
+        [taken] = await store.claim_tables("C", 5)
+        assert (taken.table_id, taken.fence, taken.player_ids) == ("t", 2, [alice, None])
+        assert await store.table_owner("t") == (True, "C")
+        assert await store.renew_leases("A", 60) == set()  # … A learns it lost the table
+        [refused] = await store.commit_tables([TableWrite("t", record_of(game), fence=1)])
+        assert isinstance(refused, Fenced)
+        assert await store.commit_tables([TableWrite("t", record_of(game), fence=2)]) == [gid]
+        await store.release_tables("C")
+        assert await store.table_owner("t") == (True, None)
+        everything = await store.claim_tables("D", 5, everything=True)
+        assert sorted(t.table_id for t in everything) == ["bots", "t"]
+        assert {t.table_id: t.fence for t in everything} == {"t": 3, "bots": 2}
+
+    db.on_store(body)

@@ -6,6 +6,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -51,6 +52,11 @@ games = Table(
     Column("meta", JSON, nullable=True),  # the server's table state, opaque to the store
     # The fencing number of the table's owner: a write with another number changes nothing.
     Column("fence", Integer, nullable=False, server_default=text("0")),
+    # The process that owns the running table, and until when (the database's clock, in
+    # seconds since 1970) unless it renews the lease; the player who created the table.
+    Column("owner", String(64), nullable=True),
+    Column("lease_until", Float, nullable=True),
+    Column("creator_id", Integer, nullable=True),
     Index(
         "ix_games_running_table",
         "table_id",

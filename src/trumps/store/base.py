@@ -141,6 +141,9 @@ class TableWrite:
     player_ids: Sequence[int | None] | None = None
     meta: Mapping[str, Any] | None = None
     fence: int = 0
+    owner: str | None = None  # the first write: the owning process, for ``lease`` seconds
+    lease: float = 0.0
+    creator: int | None = None  # the first write: the player who made the table
 
 
 @dataclass(frozen=True)
@@ -252,6 +255,37 @@ class Store(ABC):
         anything is stored; an invalid one (``InvalidRecord``, ``ValueError``) fails the
         whole call and nothing is stored.
         """
+
+    # -- ownership of running tables (a service of several processes) ---------------------
+    @abstractmethod
+    async def claim_tables(
+        self, owner: str, lease: float, *, everything: bool = False, limit: int = 100
+    ) -> list[RunningTable]:
+        """Take over running tables whose lease has run out (all of them if ``everything``:
+        a process alone in its service, after a restart), at most ``limit``: each gets
+        ``owner`` for ``lease`` seconds and a new fencing number, and is returned with it."""
+
+    @abstractmethod
+    async def renew_leases(self, owner: str, lease: float) -> set[str]:
+        """Extend the leases ``owner`` holds by ``lease`` seconds from now; the ids of the
+        tables it still owns (one taken over meanwhile is not among them)."""
+
+    @abstractmethod
+    async def release_tables(self, owner: str) -> None:
+        """End ``owner``'s leases now (a clean stop): other processes may take them over."""
+
+    @abstractmethod
+    async def table_owner(self, table_id: str) -> tuple[bool, str | None]:
+        """Whether ``table_id`` is a running table, and the process whose lease on it has
+        not run out (None: nobody owns it just now)."""
+
+    @abstractmethod
+    async def player_tables(self, player: int) -> list[str]:
+        """The running tables where ``player`` holds a seat, oldest first."""
+
+    @abstractmethod
+    async def open_tables(self, player: int) -> int:
+        """How many running tables ``player`` made or holds a seat at."""
 
     @abstractmethod
     async def discard_running(self, table_id: str) -> None:

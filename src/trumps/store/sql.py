@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -312,6 +313,9 @@ class SqlStore(Store):
                     if not finished:
                         values["actions"] = values["actions"][:first]
                     values["fence"] = w.fence
+                    values["owner"] = w.owner
+                    values["lease_until"] = self._now() + w.lease if w.owner else None
+                    values["creator_id"] = w.creator
                     result = await conn.execute(insert(games).values(values).returning(games.c.id))
                     game_id = int(result.scalar_one())
                     await self._set_seats(conn, game_id, seats)
@@ -370,6 +374,93 @@ class SqlStore(Store):
                 await conn.execute(self._insert_new(table_chat), chat_rows)
         return results
 
+    async def claim_tables(
+        self, owner: str, lease: float, *, everything: bool = False, limit: int = 100
+    ) -> list[RunningTable]:
+        now = self._now()
+        free = games.c.status == RUNNING
+        if not everything:
+            free = free & ((games.c.lease_until.is_(None)) | (games.c.lease_until < now))
+        async with self._engine.begin() as conn:
+            candidates = select(games.c.id).where(free).order_by(games.c.id).limit(limit)
+            if self._engine.dialect.name == "postgresql":
+                candidates = candidates.with_for_update(skip_locked=True)
+            ids = [row[0] for row in await conn.execute(candidates)]
+            if not ids:
+                return []
+            # Checked again row by row: another process may have claimed one meanwhile.
+            claimed = await conn.execute(
+                update(games)
+                .where(games.c.id.in_(ids), free)
+                .values(owner=owner, lease_until=now + lease, fence=games.c.fence + 1)
+                .returning(games.c.id)
+            )
+            got = {row[0] for row in claimed}
+        return [t for t in await self._running(got) if t.game_id in got]
+
+    async def renew_leases(self, owner: str, lease: float) -> set[str]:
+        async with self._engine.begin() as conn:
+            rows = await conn.execute(
+                update(games)
+                .where(games.c.status == RUNNING, games.c.owner == owner)
+                .values(lease_until=self._now() + lease)
+                .returning(games.c.table_id)
+            )
+            return {row[0] for row in rows}
+
+    async def release_tables(self, owner: str) -> None:
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(games)
+                .where(games.c.status == RUNNING, games.c.owner == owner)
+                .values(lease_until=None, owner=None)
+            )
+
+    async def table_owner(self, table_id: str) -> tuple[bool, str | None]:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(games.c.owner, games.c.lease_until).where(
+                        games.c.status == RUNNING, games.c.table_id == table_id
+                    )
+                )
+            ).one_or_none()
+        if row is None:
+            return False, None
+        live = row.owner is not None and row.lease_until is not None
+        return True, row.owner if live and row.lease_until >= self._now() else None
+
+    async def player_tables(self, player: int) -> list[str]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(games.c.table_id)
+                .where(
+                    games.c.status == RUNNING,
+                    games.c.id.in_(
+                        select(game_players.c.game_id).where(game_players.c.player_id == player)
+                    ),
+                )
+                .order_by(games.c.id)
+            )
+            return [row[0] for row in rows]
+
+    async def open_tables(self, player: int) -> int:
+        seated = select(game_players.c.game_id).where(game_players.c.player_id == player)
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(games.c.id).where(
+                    games.c.status == RUNNING,
+                    (games.c.creator_id == player) | games.c.id.in_(seated),
+                )
+            )
+            return len(rows.all())
+
+    @staticmethod
+    def _now() -> float:
+        """Seconds since 1970.  Leases are compared across processes and machines: their
+        clocks must agree to well within a lease (NTP does that)."""
+        return time.time()
+
     async def discard_running(self, table_id: str) -> None:
         async with self._engine.begin() as conn:
             await conn.execute(
@@ -377,12 +468,14 @@ class SqlStore(Store):
             )
 
     async def running_tables(self) -> list[RunningTable]:
+        return await self._running(None)
+
+    async def _running(self, only: set[int] | None) -> list[RunningTable]:
+        query = select(games).where(games.c.status == RUNNING).order_by(games.c.id)
+        if only is not None:
+            query = query.where(games.c.id.in_(sorted(only)))
         async with self._engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    select(games).where(games.c.status == RUNNING).order_by(games.c.id)
-                )
-            ).all()
+            rows = (await conn.execute(query)).all()
             game_ids = [row.id for row in rows]
             seats = await self._seats_of(conn, game_ids)
             events: dict[int, list[TableEvent]] = {}
