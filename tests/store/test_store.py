@@ -595,7 +595,7 @@ def test_commit_tables_appends_events_and_chat_and_resumes_them(db: Db) -> None:
         while not a.is_over:
             log_a += _moves(a, log_a[-1].number, 1)
         [done] = await store.commit_tables([TableWrite("ta", record_of(a), log_a[5:])])
-        assert done == ids[0]
+        assert isinstance(done, int) and done == ids[0]
         assert replay(await store.get_game(done)).outcome == a.outcome
         assert [t.table_id for t in await store.running_tables()] == ["tb"]
         [summary] = await store.finished_games(player=alice)

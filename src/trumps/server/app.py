@@ -162,7 +162,7 @@ class _Server:
                     await ws.close(code=1008)
                 return
             try:
-                await ws.send_text(encode(msg).decode())
+                await ws.send_text(msg if isinstance(msg, str) else encode(msg).decode())
             except Exception:  # the peer is gone: the receive loop ends it
                 return
 

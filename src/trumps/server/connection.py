@@ -28,16 +28,19 @@ class Connection:
 
     def __init__(self) -> None:
         self.id = next(self._ids)
-        self.outbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        # Messages, or JSON text another process already encoded (``trumps.server.bus``).
+        self.outbox: asyncio.Queue[ServerMessage | str | None] = asyncio.Queue()
         self.player: int | None = None
         self.name = ""
         self.account: str | None = None
         self.tables: set[str] = set()
+        self.watching: set[str] = set()  # of ``tables``, those it only watches
         self.lobby: tuple[bool, str | None] = (False, None)  # watching the list, of a game
         self.closed = False
         self.budget: Buckets | None = None  # its rate limit, from the first message on
+        self.match_key: str | None = None  # where it waits for a quick match (several processes)
 
-    def put_nowait(self, item: ServerMessage, /) -> None:
+    def put_nowait(self, item: ServerMessage | str, /) -> None:
         """Queue a message; a client that stops reading is cut off, not buffered forever."""
         if self.closed:
             return

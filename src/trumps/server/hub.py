@@ -19,9 +19,12 @@ No sockets here either: a connection is an outbox queue drained by the transport
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
+import os
 import secrets
+import socket
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +38,8 @@ from trumps.games import Game, new_game
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken, Tokens
 from trumps.server.bots import BotRunner
+from trumps.server.bus import RemoteConn
+from trumps.server.cluster import LEASE, Cluster
 from trumps.server.commit import GroupCommit
 from trumps.server.connection import Connection
 from trumps.server.lobby import LiveTable, Lobby, QuickMatches, rules_key
@@ -80,7 +85,7 @@ from trumps.server.table import (
     Table,
     TableConfig,
 )
-from trumps.store import Fenced, Store
+from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["Connection", "Hub", "HubOptions", "LiveTable"]
 
@@ -109,6 +114,7 @@ class HubOptions:
     # Several processes form one service through Redis (with PostgreSQL as the store):
     redis_url: str | None = None  # None: this process is the whole service
     node_id: str | None = None  # this process's name in the service (default: made up)
+    redis_prefix: str = "trumps:"  # of its keys and channels: services may share a Redis
 
 
 class Hub:
@@ -126,42 +132,74 @@ class Hub:
         self._seeds = itertools.count(0)
         self.runner = BotRunner(self.options.bot_workers)
         self.committer = GroupCommit(store, self.options.commit_window)
-        self._background: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self._by_id: dict[int, Connection] = {}
+        self.node = self.options.node_id or (
+            f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        )
+        self.cluster = (
+            Cluster(self, self.options.redis_url, self.node, self.options.redis_prefix)
+            if self.options.redis_url
+            else None
+        )
+        if self.cluster is not None:
+            self.lobby.on_row = self.cluster.publish_row
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
-        """Start the bot workers and resume every running table kept in the store."""
+        """Start the bot workers and take the tables kept in the store: all of them when this
+        process is the whole service, else those whose owner's lease ran out."""
         await self.runner.start()
-        for running in await self.store.running_tables():
-            meta = running.meta
-            try:
-                if meta is None:
-                    raise InvalidRecord("no table settings were stored with it")
-                game = replay(running.record)
-                if game.outcome is not None:
-                    raise InvalidRecord("its record is already finished")
-            except (TrumpsError, KeyError, TypeError) as e:
-                log.error("cannot resume table %s: %s", running.table_id, e)
-                continue
-            table = Table.resume(
-                running.table_id,
-                game,
-                meta,
-                list(running.player_ids),
-                listener=self,
-                runner=self.runner,
-                bot_time=self.options.bot_time,
-                started_at=running.record.get("started"),
-                stored=running,
-            )
-            creator = meta.get("creator")
-            table.labels = {"rules_name": meta.get("rules_name"), "creator": creator}
-            self.tables[table.table_id] = LiveTable(
-                table, rules_name=meta.get("rules_name"), creator=creator
-            )
-            table.launch()
-            log.info("resumed table %s at ply %d", table.table_id, len(game.history))
+        if self.cluster is not None:
+            await self.cluster.start()
+            return
+        for running in await self.store.claim_tables(
+            self.node, LEASE, everything=True, limit=2**31 - 1
+        ):
+            self.adopt(running)
+
+    def adopt(self, running: RunningTable) -> bool:
+        """Rebuild a stored table here and run it; False if it cannot be resumed."""
+        meta = running.meta
+        try:
+            if meta is None:
+                raise InvalidRecord("no table settings were stored with it")
+            game = replay(running.record)
+            if game.outcome is not None:
+                raise InvalidRecord("its record is already finished")
+        except (TrumpsError, KeyError, TypeError) as e:
+            log.error("cannot resume table %s: %s", running.table_id, e)
+            return False
+        table = Table.resume(
+            running.table_id,
+            game,
+            meta,
+            list(running.player_ids),
+            listener=self,
+            runner=self.runner,
+            bot_time=self.options.bot_time,
+            started_at=running.record.get("started"),
+            stored=running,
+        )
+        creator = meta.get("creator")
+        table.labels = {"rules_name": meta.get("rules_name"), "creator": creator}
+        self.tables[table.table_id] = LiveTable(
+            table, rules_name=meta.get("rules_name"), creator=creator
+        )
+        table.launch()
+        self.lobby.table_changed(self.tables[table.table_id])
+        log.info("resumed table %s at ply %d", table.table_id, len(game.history))
+        return True
+
+    def lose(self, table_id: str) -> None:
+        """Another process owns ``table_id`` now: stop it here without a word or a write."""
+        live = self.tables.pop(table_id, None)
+        if live is not None:
+            live.table.submit_stop()
+            if live.expires is not None:
+                live.expires.cancel()
+            self.lobby.changed()
 
     async def stop(self) -> None:
         """Stop every table after storing what they are doing (the rows stay for a restart)."""
@@ -174,6 +212,8 @@ class Hub:
             if live.expires is not None:
                 live.expires.cancel()
         await self.committer.close()
+        if self.cluster is not None:
+            await self.cluster.stop()  # the other processes take the tables over at once
         self.lobby.close()
         self.runner.close()
 
@@ -189,18 +229,44 @@ class Hub:
     def connect(self) -> Connection:
         conn = Connection()
         self.connections.add(conn)
+        self._by_id[conn.id] = conn
         return conn
+
+    def conn_by_id(self, conn_id: int) -> Connection | None:
+        return self._by_id.get(conn_id)
 
     def disconnect(self, conn: Connection) -> None:
         """The transport is gone: seats wait for their owner's grace period."""
         self.connections.discard(conn)
+        self._by_id.pop(conn.id, None)
         conn.closed = True
         self.matches.cancel(conn)
         for table_id in conn.tables:
             live = self.tables.get(table_id)
             if live is not None:
                 live.table.submit(Disconnect(conn))
+            elif self.cluster is not None:
+                self.cluster.forward_soon(conn, table_id, "disconnect")
+        if self.cluster is not None:
+            self._spawn(self.cluster.cancel_match(conn))
         conn.tables.clear()
+
+    def remote_gone(self, remote: RemoteConn) -> None:
+        """The process holding ``remote`` died: its seats wait for their owners."""
+        for live in self.tables.values():
+            if remote in live.table._subs:
+                live.table.submit(Disconnect(remote))
+
+    def remote_command(self, remote: RemoteConn, p: dict[str, Any]) -> None:
+        """A request from a connection on another process, for a table here."""
+        live = self.tables.get(p["t"])
+        if live is not None:
+            self._table_command(remote, live, p["op"], p)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def handle(self, conn: Connection, data: bytes | str) -> None:
         """One frame from ``conn``: answered, or rejected with an ``error`` that changed nothing.
@@ -218,13 +284,18 @@ class Hub:
             self._error(conn, e.code, e.message)
             return
         table_id = getattr(msg, "table_id", None)
-        if not self.committer.available and not isinstance(msg, _WITHOUT_STORE):
+        down = not self.committer.available or (
+            self.cluster is not None and not self.cluster.available
+        )
+        if down and not isinstance(msg, _WITHOUT_STORE):
             self._unavailable(conn, table_id)
             return
         try:
             await self._dispatch(conn, msg)
         except _STORE_DOWN:
             log.warning("request %r: the store is unreachable", type(msg).__name__)
+            self._unavailable(conn, table_id)
+        except TimeoutError:  # a table between owners for too long
             self._unavailable(conn, table_id)
         except Exception:
             log.exception("request %r failed", type(msg).__name__)
@@ -236,7 +307,7 @@ class Hub:
         )
 
     def _error(
-        self, conn: Connection, code: ErrorCode, message: str, table_id: str | None = None
+        self, conn: Peer, code: ErrorCode, message: str, table_id: str | None = None
     ) -> None:
         conn.put_nowait(Error(code=code, message=message, table_id=table_id))
 
@@ -255,16 +326,18 @@ class Hub:
             conn.lobby = (True, msg.game)
             conn.put_nowait(TableList(tables=self.lobby.summaries(msg.game)))
         elif isinstance(msg, CreateTable):
-            self._create(conn, msg)
+            await self._create(conn, msg)
         elif isinstance(msg, PlayComputer):
             seats: list[str] = ["human"] + [msg.level] * (msg.players - 1)
-            self._create(conn, CreateTable(game=msg.game, rules=msg.rules, seats=seats))  # type: ignore[arg-type]
+            await self._create(conn, CreateTable(game=msg.game, rules=msg.rules, seats=seats))  # type: ignore[arg-type]
         elif isinstance(msg, QuickMatch):
-            self._quick_match(conn, msg)
+            await self._quick_match(conn, msg)
         elif isinstance(msg, CancelQuickMatch):
             self.matches.cancel(conn)
+            if self.cluster is not None:
+                await self.cluster.cancel_match(conn)
         else:
-            self._at_table(conn, msg)
+            await self._at_table(conn, msg)
 
     # -- hello -------------------------------------------------------------------------------
     async def _hello(self, conn: Connection, msg: Hello) -> None:
@@ -298,6 +371,8 @@ class Hub:
             for table_id, live in self.tables.items()
             if not live.table.over and live.table.seat_of_owner(player_id) is not None
         ]
+        if self.cluster is not None:  # seats at tables other processes own
+            mine += [t for t in await self.store.player_tables(player_id) if t not in mine]
         conn.put_nowait(
             Welcome(
                 player_id=str(player_id),
@@ -309,7 +384,11 @@ class Hub:
         )
         for table_id in mine:
             conn.tables.add(table_id)
-            self.tables[table_id].table.submit(Join(conn, name=conn.name, player=player_id))
+            live = self.tables.get(table_id)
+            if live is not None:
+                live.table.submit(Join(conn, name=conn.name, player=player_id))
+            elif self.cluster is not None:
+                self.cluster.forward_soon(conn, table_id, "join")
 
     # -- tables ------------------------------------------------------------------------------
     def _new_seed(self) -> int:
@@ -317,8 +396,10 @@ class Hub:
             return secrets.randbits(63)
         return self.options.seed + next(self._seeds)
 
-    def _open_tables(self, player: int | None) -> int:
-        """Unfinished tables ``player`` created or sits at."""
+    async def _open_tables(self, player: int | None) -> int:
+        """Unfinished tables ``player`` created or sits at (on any process)."""
+        if self.cluster is not None and player is not None:
+            return await self.store.open_tables(player)
         return sum(
             1
             for live in self.tables.values()
@@ -326,8 +407,8 @@ class Hub:
             and (live.creator == player or live.table.seat_of_owner(player) is not None)
         )
 
-    def _create(self, conn: Connection, msg: CreateTable) -> Table | None:
-        if self._open_tables(conn.player) >= self.options.max_open_tables:
+    async def _create(self, conn: Peer, msg: CreateTable) -> Table | None:
+        if await self._open_tables(conn.player) >= self.options.max_open_tables:
             self._error(
                 conn,
                 "rate_limited",
@@ -361,7 +442,7 @@ class Hub:
 
     def _open(
         self,
-        conn: Connection,
+        conn: Peer,
         game: Game,
         levels: Sequence[str | None],
         config: TableConfig,
@@ -383,55 +464,90 @@ class Hub:
         conn.tables.add(table.table_id)
         return table
 
-    def _quick_match(self, conn: Connection, msg: QuickMatch) -> None:
+    async def _quick_match(self, conn: Connection, msg: QuickMatch) -> None:
         try:  # people asking for the same rules in other words are matched
             rules = new_game(msg.game, players=2, rules=msg.rules, seed=0).rules
         except (TrumpsError, ValueError, TypeError) as e:
             self._error(conn, "bad_rules", str(e))
             return
-        other = self.matches.pair(conn, rules_key(msg.game, rules))
+        key = rules_key(msg.game, rules)
+        if self.cluster is not None:  # whoever waits, on any process
+            found = await self.cluster.quick_match(conn, key)
+            if found is None:
+                conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
+                return
+            node, other_id = found
+            table = await self._create(
+                conn, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
+            )
+            if table is None:
+                return
+            local = self.conn_by_id(other_id) if node == self.node else None
+            if local is not None:
+                local.tables.add(table.table_id)
+                table.submit(Join(local, name=local.name, player=local.player))
+            else:
+                self.cluster.matched(node, other_id, table.table_id)
+            return
+        other = self.matches.pair(conn, key)
         if other is None:
             conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
             return
-        table = self._create(
+        made = await self._create(
             other, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
         )
-        if table is None:  # bad rules: both hear why
+        if made is None:  # bad rules: both hear why
             self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
             return
-        conn.tables.add(table.table_id)
-        table.submit(Join(conn, name=conn.name, player=conn.player))
+        conn.tables.add(made.table_id)
+        made.submit(Join(conn, name=conn.name, player=conn.player))
 
-    def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
         table_id: str = msg.table_id  # type: ignore[union-attr]
+        op, fields = _op_of(msg)
         live = self.tables.get(table_id)
-        if live is None:
-            self._error(conn, "no_such_table", f"no table {table_id!r}", table_id)
-            return
-        table = live.table
-        if isinstance(msg, JoinTable):
+        if op in ("join", "spectate"):
             conn.tables.add(table_id)
-            table.submit(Join(conn, seat=msg.seat, name=conn.name, player=conn.player))
-        elif isinstance(msg, Spectate):
-            conn.tables.add(table_id)
-            table.submit(Join(conn, spectate=True))
-        elif isinstance(msg, LeaveTable):
+            if op == "spectate":
+                conn.watching.add(table_id)
+            else:
+                conn.watching.discard(table_id)
+        elif op == "leave":
             conn.tables.discard(table_id)
-            table.submit(Leave(conn))
-        elif isinstance(msg, Action):
-            table.submit(Act(conn, msg.action, msg.expected))
-        elif isinstance(msg, Resign):
-            table.submit(ResignCmd(conn))
-        elif isinstance(msg, ChatSend):
-            table.submit(Chat(conn, conn.name, msg.text))
-        elif isinstance(msg, Resync):
-            table.submit(ResyncCmd(conn))
-        elif isinstance(msg, HintAsk):
-            table.submit(HintCmd(conn))
-        elif isinstance(msg, RematchAsk):
-            self._rematch(conn, live)
+            conn.watching.discard(table_id)
+        if live is not None:
+            self._table_command(conn, live, op, fields)
+            return
+        if self.cluster is not None and await self.cluster.forward(conn, table_id, op, **fields):
+            return
+        conn.tables.discard(table_id)
+        self._error(conn, "no_such_table", f"no table {table_id!r}", table_id)
 
-    def _rematch(self, conn: Connection, live: LiveTable) -> None:
+    def _table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
+        """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
+        table = live.table
+        if op == "join":
+            table.submit(Join(conn, seat=p.get("seat"), name=conn.name, player=conn.player))
+        elif op == "spectate":
+            table.submit(Join(conn, spectate=True))
+        elif op == "leave":
+            table.submit(Leave(conn))
+        elif op == "disconnect":
+            table.submit(Disconnect(conn))
+        elif op == "act":
+            table.submit(Act(conn, p["action"], p["expected"]))
+        elif op == "resign":
+            table.submit(ResignCmd(conn))
+        elif op == "chat":
+            table.submit(Chat(conn, conn.name, p["text"]))
+        elif op == "resync":
+            table.submit(ResyncCmd(conn))
+        elif op == "hint":
+            table.submit(HintCmd(conn))
+        elif op == "rematch":
+            self._spawn(self._rematch(conn, live))
+
+    async def _rematch(self, conn: Peer, live: LiveTable) -> None:
         """The same game, rules, seats and settings again; people who sat there are told.
 
         When several players ask, the first request makes the table and the others sit
@@ -451,7 +567,7 @@ class Hub:
             conn.tables.add(made.table.table_id)
             made.table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
             return
-        if self._open_tables(conn.player) >= self.options.max_open_tables:
+        if await self._open_tables(conn.player) >= self.options.max_open_tables:
             self._error(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
             return
         game = new_game(
@@ -463,9 +579,12 @@ class Hub:
         table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
         others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}
         offer = Rematch(table_id=old.table_id, new_table_id=table_id, by=conn.name)
-        for other in self.connections:
-            if other.player in others:
-                other.put_nowait(offer)
+        if self.cluster is not None:
+            self.cluster.offer(others, offer)
+        else:
+            for other in self.connections:
+                if other.player in others:
+                    other.put_nowait(offer)
         self.lobby.changed()
 
     # -- TableListener ------------------------------------------------------------------------
@@ -481,6 +600,11 @@ class Hub:
     async def table_write(self, table: Table) -> int:
         """Store what changed at ``table`` with the other tables' writes (group commit)."""
         write = table.pending_write()
+        if not table._created:  # the first write: this process owns the new table
+            live = self.tables.get(table.table_id)
+            write = dataclasses.replace(
+                write, owner=self.node, lease=LEASE, creator=live.creator if live else None
+            )
         result = await self.committer.write(write)
         if isinstance(result, Fenced):  # another process owns the table now
             self._drop(table.table_id)
@@ -514,6 +638,7 @@ class Hub:
         live = self.tables.pop(table_id, None)
         if live is None:
             return
+        self.lobby.forget(table_id)
         live.table.submit_stop()
         for conn in self.connections:
             conn.tables.discard(table_id)
@@ -530,3 +655,29 @@ class Hub:
             "running": sum(1 for t in self.tables.values() if t.table.started and not t.table.over),
             "time": time.time(),
         }
+
+
+Peer = Connection | RemoteConn  # a connection here, or one on another process
+
+
+def _op_of(msg: ClientMessage) -> tuple[str, dict[str, Any]]:
+    """A table request as an operation and its fields (the same on the bus)."""
+    if isinstance(msg, JoinTable):
+        return "join", {"seat": msg.seat}
+    if isinstance(msg, Spectate):
+        return "spectate", {}
+    if isinstance(msg, LeaveTable):
+        return "leave", {}
+    if isinstance(msg, Action):
+        return "act", {"action": msg.action, "expected": msg.expected}
+    if isinstance(msg, Resign):
+        return "resign", {}
+    if isinstance(msg, ChatSend):
+        return "chat", {"text": msg.text}
+    if isinstance(msg, Resync):
+        return "resync", {}
+    if isinstance(msg, HintAsk):
+        return "hint", {}
+    if isinstance(msg, RematchAsk):
+        return "rematch", {}
+    raise TypeError(f"not a table request: {type(msg).__name__}")

@@ -44,6 +44,11 @@ class Lobby:
         self.tables = tables
         self.connections = connections
         self._task: asyncio.Task[None] | None = None
+        # In a service of several processes: the rows of tables other processes own, and
+        # where this process's own rows go (``trumps.server.cluster``).
+        self.remote_rows: dict[str, TableSummary] = {}
+        self.on_row: Callable[[str, TableSummary | None], None] | None = None
+        self.published: set[str] = set()
 
     @staticmethod
     def summary(live: LiveTable) -> TableSummary:
@@ -59,7 +64,8 @@ class Lobby:
         )
 
     def summaries(self, game: str | None = None) -> list[TableSummary]:
-        """The public, unfinished tables (of ``game``), each row cached until it changes."""
+        """The public, unfinished tables (of ``game``), each row cached until it changes;
+        then those of the other processes."""
         out = []
         for live in self.tables.values():
             table = live.table
@@ -69,6 +75,9 @@ class Lobby:
                 if live.summary is None:
                     live.summary = self.summary(live)
                 out.append(live.summary)
+        for table_id, row in self.remote_rows.items():
+            if table_id not in self.tables and (game is None or row.game == game):
+                out.append(row)
         return out
 
     def table_changed(self, live: LiveTable) -> None:
@@ -78,7 +87,17 @@ class Lobby:
         summary = self.summary(live)
         if summary != live.summary:
             live.summary = summary
+            if self.on_row is not None:
+                listed = not live.table.over
+                self.on_row(live.table.table_id, summary if listed else None)
+                (self.published.add if listed else self.published.discard)(live.table.table_id)
             self.changed()
+
+    def forget(self, table_id: str) -> None:
+        """A table of this process is gone: its row leaves the list everywhere."""
+        if self.on_row is not None and table_id in self.published:
+            self.published.discard(table_id)
+            self.on_row(table_id, None)
 
     def changed(self) -> None:
         """The list changed: push it soon (one push for the changes of a short while)."""

@@ -1,0 +1,223 @@
+"""The bus between the processes of one service: Redis pub/sub.
+
+Each process (a *node*) listens on its own channel and on one channel for everybody.  What
+crosses it is transient: a connection's request travelling to the process that owns the
+table, the messages that table sends back to that connection, and notices for everyone
+(a table moved to another owner, the lobby changed, a rematch is offered).  The truth is
+in the database: every move is stored there before any of these messages is sent.
+
+Why pub/sub and not streams: a message on this bus is worth something only for the next
+moment — a command whose owner died is answered by nobody, and the player's client, which
+numbers every event, notices the silence or the gap and asks again (``resync``) from
+whichever process it reaches next.  Streams would keep and replay what nobody needs after
+a failover, at the cost of trimming and consumer groups; pub/sub has the lowest latency
+and nothing to clean up.
+
+Sending never waits: messages are queued and a sender task publishes each moment's worth
+in one pipelined round trip, the messages for one node in one publish.  Every node also
+keeps a heartbeat key that expires ``ALIVE_TTL`` seconds after its last beat, so the others
+can tell a node that died from one that is merely quiet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any, Final
+
+import msgspec
+import redis.asyncio as redis
+
+from trumps.server.protocol import ServerMessage, TableState, encode
+
+__all__ = ["ALIVE_TTL", "Bus", "RemoteConn"]
+
+log = logging.getLogger("trumps.server.bus")
+
+ALIVE_TTL: Final = 3  # seconds a node's heartbeat key outlives its last beat
+BEAT_EVERY: Final = 1.0  # seconds between heartbeats
+PREFIX: Final = "trumps:"  # of every key and channel (several services may share a Redis)
+
+_json = msgspec.json.Encoder()
+_unjson = msgspec.json.Decoder()
+
+
+class RemoteConn:
+    """A connection held by another process, as a table sees it (an outbox).
+
+    One object per (node, connection id), so tables can use it as a key; what is put
+    into it travels over the bus to that node, which puts it into the real connection."""
+
+    def __init__(self, bus: Bus, node: str, conn_id: int) -> None:
+        self.bus, self.node, self.conn_id = bus, node, conn_id
+        self.player: int | None = None
+        self.name = ""
+        self.closed = False
+        self.tables: set[str] = set()  # (kept by the connection's own process)
+
+    def put_nowait(self, item: ServerMessage, /) -> None:
+        table = item.table_id if isinstance(item, TableState) else None
+        self.bus.send(
+            self.node, {"k": "out", "c": self.conn_id, "t": table, "m": encode(item).decode()}
+        )
+
+    def __repr__(self) -> str:
+        return f"RemoteConn({self.node!r}, {self.conn_id})"
+
+
+class Bus:
+    """This node's side of the bus; ``on_message`` gets every message meant for it."""
+
+    def __init__(
+        self,
+        url: str,
+        node: str,
+        on_message: Callable[[dict[str, Any]], None],
+        prefix: str = PREFIX,
+    ) -> None:
+        self.url, self.node, self.prefix = url, node, prefix
+        self.on_message = on_message
+        self.redis: redis.Redis = redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        self.available = False
+        self._queue: list[tuple[str, dict[str, Any]]] = []
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._remotes: dict[tuple[str, int], RemoteConn] = {}
+        self.sent = 0  # publishes made (for stats)
+
+    # -- life cycle ---------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Connect (raises if Redis cannot be reached) and start listening and beating."""
+        await self.redis.ping()
+        await self._beat_once()
+        self.available = True
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="bus-listen"),
+            asyncio.create_task(self._send_loop(), name="bus-send"),
+            asyncio.create_task(self._beat(), name="bus-beat"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self._alive_key(self.node))
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # -- sending -------------------------------------------------------------------------------
+    def remote(self, node: str, conn_id: int) -> RemoteConn:
+        """The one ``RemoteConn`` of connection ``conn_id`` on ``node``."""
+        key = (node, conn_id)
+        conn = self._remotes.get(key)
+        if conn is None:
+            conn = self._remotes[key] = RemoteConn(self, node, conn_id)
+        return conn
+
+    def forget(self, conn: RemoteConn) -> None:
+        self._remotes.pop((conn.node, conn.conn_id), None)
+
+    def remotes(self) -> list[RemoteConn]:
+        return list(self._remotes.values())
+
+    def send(self, node: str, payload: dict[str, Any]) -> None:
+        """Queue ``payload`` for ``node`` (sent within the moment, never waited for)."""
+        self._queue.append((node, payload))
+        self._wake.set()
+
+    def broadcast(self, payload: dict[str, Any]) -> None:
+        """Queue ``payload`` for every node, this one included."""
+        self.send("*", payload)
+
+    async def _send_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._queue = self._queue, []
+            if not batch:
+                continue
+            grouped: dict[str, list[dict[str, Any]]] = {}
+            for node, payload in batch:
+                grouped.setdefault(node, []).append(payload)
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for node, payloads in grouped.items():
+                        pipe.publish(self._channel(node), _json.encode(payloads))
+                    await pipe.execute()
+                self.sent += len(grouped)
+                if not self.available:
+                    log.warning("Redis is back")
+                self.available = True
+            except Exception as e:  # what was in flight is lost; clients resync on a gap
+                if self.available:
+                    log.error("Redis failed (%s); messages to other processes are lost", e)
+                self.available = False
+                await asyncio.sleep(0.5)
+
+    # -- receiving -----------------------------------------------------------------------------
+    async def _listen(self) -> None:
+        delay = 0.1
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._channel(self.node), self._channel("*"))
+                delay = 0.1
+                while True:
+                    message = await pubsub.get_message(timeout=None)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    for payload in _unjson.decode(message["data"]):
+                        try:
+                            self.on_message(payload)
+                        except Exception:
+                            log.exception("bus message %r failed", payload.get("k"))
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                raise
+            except Exception as e:
+                if self.available:
+                    log.error("lost Redis (%s); reconnecting", e)
+                self.available = False
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+    # -- liveness ------------------------------------------------------------------------------
+    async def _beat_once(self) -> None:
+        await self.redis.set(self._alive_key(self.node), b"1", ex=ALIVE_TTL)
+
+    async def _beat(self) -> None:
+        while True:
+            try:
+                await self._beat_once()
+                self.available = True
+            except Exception as e:
+                if self.available:
+                    log.error("Redis failed (%s)", e)
+                self.available = False
+            await asyncio.sleep(BEAT_EVERY)
+
+    async def alive(self, nodes: set[str]) -> set[str]:
+        """The nodes of ``nodes`` whose heartbeat has not run out."""
+        if not nodes:
+            return set()
+        ordered = sorted(nodes)
+        found = await self.redis.mget([self._alive_key(n) for n in ordered])
+        return {n for n, v in zip(ordered, found, strict=True) if v is not None}
+
+    def key(self, name: str) -> str:
+        """A Redis key of this service (every key and channel starts with ``prefix``)."""
+        return self.prefix + name
+
+    def _channel(self, node: str) -> str:
+        return self.key(f"node:{node}")
+
+    def _alive_key(self, node: str) -> str:
+        return self.key(f"alive:{node}")

@@ -1,0 +1,331 @@
+"""One service of several processes: table ownership, routing, the shared lobby, failover.
+
+Every running table has one owner process at a time, recorded in the database as an
+expiring lease with a fencing number (``Store.claim_tables``): the owner renews its leases
+every ``RENEW_EVERY`` seconds; a table whose lease ran out (its owner died or froze) is
+claimed by another process, which raises the fencing number and rebuilds the table from the
+store, so a former owner that wakes up can never write to it again (its writes are
+``Fenced``) and gives it up.  Takeover comes within ``LEASE + RENEW_EVERY`` seconds.
+
+A client may connect to any process.  Its requests for a table owned elsewhere travel over
+the bus (``trumps.server.bus``) to the owner, which answers through a ``RemoteConn``; a
+table that moves is announced (``moved``) so the processes holding its players'
+connections seat them again at the new owner.  The lobby's public list is a Redis hash each
+owner keeps its rows in; quick match waits in one Redis key per game and rules; rematch
+offers go to every process.  The clocks are fair across a failover: a resumed table's
+clocks are those of its last stored write, so the time it had no owner is not charged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+
+from trumps.server.bus import PREFIX, Bus
+from trumps.server.connection import Connection
+from trumps.server.protocol import ServerMessage, TableSummary, encode
+
+if TYPE_CHECKING:
+    from trumps.server.hub import Hub
+
+__all__ = ["LEASE", "RENEW_EVERY", "Cluster"]
+
+log = logging.getLogger("trumps.server.cluster")
+
+LEASE: Final = 3.0  # seconds a table's lease lasts unless its owner renews it
+RENEW_EVERY: Final = 1.0  # seconds between renewals (and takeover scans)
+OWNER_WAIT: Final = 6.0  # seconds a request waits for a table between owners
+CLAIM_AT_ONCE: Final = 100  # tables one scan takes over
+
+_summary = msgspec.json.Decoder(TableSummary)
+
+
+class Cluster:
+    """This process's part in a service of several (``hub.cluster``)."""
+
+    def __init__(self, hub: Hub, url: str, node: str, prefix: str = PREFIX) -> None:
+        self.hub = hub
+        self.node = node
+        self.bus = Bus(url, node, self._on_message, prefix)
+        self.lobby_key = self.bus.key("lobby")
+        self._owners: dict[str, str] = {}  # table -> its owner, as last heard
+        self._tasks: list[asyncio.Task[None]] = []
+        self._scan_now = asyncio.Event()
+        self._refresh: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    @property
+    def available(self) -> bool:
+        return self.bus.available
+
+    # -- life cycle ---------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.bus.start()
+        await self.scan()
+        await self._refresh_lobby()
+        self._tasks.append(asyncio.create_task(self._lease_loop(), name="leases"))
+
+    async def stop(self) -> None:
+        """After the hub stopped its tables: hand them to the other processes at once."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        try:
+            await self.hub.store.release_tables(self.node)
+            rows = [t for t in self.hub.tables if t in self.hub.lobby.published]
+            if rows:
+                await self.bus.redis.hdel(self.lobby_key, *rows)
+            self.bus.broadcast({"k": "released", "node": self.node})
+            self.bus.broadcast({"k": "lobby"})
+            await asyncio.sleep(0)  # let the sender publish
+            await asyncio.wait_for(self._flush_bus(), 2.0)
+        except Exception as e:
+            log.warning("could not hand the tables over (%s): they move when the leases end", e)
+        await self.bus.stop()
+
+    async def _flush_bus(self) -> None:
+        while self.bus._queue:
+            await asyncio.sleep(0.01)
+
+    # -- leases and takeover ------------------------------------------------------------------
+    async def _lease_loop(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._scan_now.wait(), RENEW_EVERY)
+            self._scan_now.clear()
+            try:
+                await self.scan()
+            except Exception as e:
+                log.warning("lease scan failed: %s", e)
+
+    async def scan(self) -> None:
+        """Renew this process's leases, give up the tables it lost, take over the tables
+        nobody owns, and let go of connections whose process died."""
+        hub = self.hub
+        owned = await hub.store.renew_leases(self.node, LEASE)
+        for table_id, live in list(hub.tables.items()):
+            table = live.table
+            if table._created and not table.over and table_id not in owned:
+                log.warning("table %s: another process owns it now; giving it up", table_id)
+                hub.lose(table_id)
+        if not hub.stopping:
+            for stored in await hub.store.claim_tables(self.node, LEASE, limit=CLAIM_AT_ONCE):
+                if hub.adopt(stored):
+                    self._owners[stored.table_id] = self.node
+                    self.bus.broadcast({"k": "moved", "t": stored.table_id, "node": self.node})
+        remotes = self.bus.remotes()
+        alive = await self.bus.alive({r.node for r in remotes} - {self.node})
+        for remote in remotes:
+            if remote.node != self.node and remote.node not in alive:
+                hub.remote_gone(remote)
+                self.bus.forget(remote)
+
+    # -- routing ------------------------------------------------------------------------------
+    async def owner(self, table_id: str, *, fresh: bool = False) -> str | None:
+        """The process that owns ``table_id`` (waiting a little for one between owners);
+        None if no such table is running."""
+        if not fresh and table_id in self._owners:
+            return self._owners[table_id]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + OWNER_WAIT
+        while True:
+            exists, owner = await self.hub.store.table_owner(table_id)
+            if not exists:
+                self._owners.pop(table_id, None)
+                return None
+            if owner is not None:
+                self._owners[table_id] = owner
+                return owner
+            if loop.time() > deadline:
+                raise TimeoutError(f"table {table_id} has no owner")
+            self._scan_now.set()  # perhaps this process can take it
+            await asyncio.sleep(0.2)
+
+    async def forward(self, conn: Connection, table_id: str, op: str, **fields: Any) -> bool:
+        """Send ``conn``'s request ``op`` for ``table_id`` to its owner; False if there is
+        no such table."""
+        owner = await self.owner(table_id)
+        if owner is None:
+            return False
+        live = self.hub.tables.get(table_id)
+        if owner == self.node and live is not None:  # it moved here
+            self.hub._table_command(conn, live, op, fields)
+            return True
+        payload = {
+            "k": "cmd",
+            "t": table_id,
+            "from": self.node,
+            "c": conn.id,
+            "p": conn.player,
+            "n": conn.name,
+            "op": op,
+            **fields,
+        }
+        self.bus.send(owner, payload)
+        return True
+
+    def forward_soon(self, conn: Connection, table_id: str, op: str, **fields: Any) -> None:
+        """``forward`` in the background (a disconnect, a rejoin: nobody waits for it)."""
+        self._spawn(self._forward_quietly(conn, table_id, op, fields))
+
+    async def _forward_quietly(
+        self, conn: Connection, table_id: str, op: str, fields: dict[str, Any]
+    ) -> None:
+        try:
+            await self.forward(conn, table_id, op, **fields)
+        except Exception as e:
+            log.info("table %s: %s not forwarded (%s)", table_id, op, e)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _on_message(self, p: dict[str, Any]) -> None:
+        kind = p.get("k")
+        hub = self.hub
+        if kind == "cmd":
+            if p["t"] not in hub.tables:  # not here (any more): the sender looks again
+                if p["op"] not in ("disconnect", "leave"):
+                    self.bus.send(p["from"], {"k": "gone", "cmd": p})
+                return
+            remote = self.bus.remote(p["from"], p["c"])
+            remote.player, remote.name = p.get("p"), p.get("n") or ""
+            hub.remote_command(remote, p)
+        elif kind == "out":
+            conn = hub.conn_by_id(p["c"])
+            if conn is not None:
+                if p.get("t"):
+                    conn.tables.add(p["t"])
+                conn.put_nowait(p["m"])
+        elif kind == "gone":
+            cmd = p["cmd"]
+            self._owners.pop(cmd["t"], None)
+            self._spawn(self._again(cmd))
+        elif kind == "moved":
+            table_id, node = p["t"], p["node"]
+            self._owners[table_id] = node
+            if node != self.node:
+                hub.lose(table_id)  # if this process still had it, it is stale
+            for conn in list(hub.connections):
+                if table_id in conn.tables and conn.player is not None:
+                    op = "spectate" if table_id in conn.watching else "join"
+                    self.forward_soon(conn, table_id, op)
+        elif kind == "lobby":
+            if self._refresh is None or self._refresh.done():
+                self._refresh = asyncio.create_task(self._refresh_lobby())
+        elif kind == "offer":
+            players = set(p["players"])
+            for conn in list(hub.connections):
+                if conn.player in players:
+                    conn.put_nowait(p["m"])
+        elif kind == "matched":
+            conn = hub.conn_by_id(p["c"])
+            if conn is not None:
+                conn.tables.add(p["t"])
+                self._owners[p["t"]] = p["node"]
+                self.forward_soon(conn, p["t"], "join")
+        elif kind == "released":
+            self._scan_now.set()
+
+    async def _again(self, cmd: dict[str, Any]) -> None:
+        """A request reached a process that no longer has the table: to the owner now."""
+        with contextlib.suppress(Exception):
+            owner = await self.owner(cmd["t"], fresh=True)
+            if owner is not None and owner != self.node:
+                self.bus.send(owner, cmd)
+            elif owner == self.node and cmd["t"] in self.hub.tables:
+                self._on_message(cmd)
+
+    # -- messages to players anywhere ---------------------------------------------------------
+    def offer(self, players: set[int], msg: ServerMessage) -> None:
+        """Send ``msg`` to every connection of ``players``, on any process."""
+        self.bus.broadcast({"k": "offer", "players": sorted(players), "m": encode(msg).decode()})
+
+    # -- the shared lobby ---------------------------------------------------------------------
+    def publish_row(self, table_id: str, row: TableSummary | None) -> None:
+        """This process's table ``table_id`` has a new lobby row (None: it leaves the list)."""
+        self._spawn(self._publish_row(table_id, row))
+
+    async def _publish_row(self, table_id: str, row: TableSummary | None) -> None:
+        try:
+            if row is None:
+                await self.bus.redis.hdel(self.lobby_key, table_id)
+            else:
+                entry = {"node": self.node, "row": msgspec.to_builtins(row)}
+                await self.bus.redis.hset(self.lobby_key, table_id, msgspec.json.encode(entry))
+            self.bus.broadcast({"k": "lobby"})
+        except Exception as e:
+            log.info("lobby row of %s not published (%s)", table_id, e)
+
+    async def _refresh_lobby(self) -> None:
+        """Read every process's lobby rows (those of live processes only)."""
+        try:
+            raw = await self.bus.redis.hgetall(self.lobby_key)
+            entries = {
+                (k.decode() if isinstance(k, bytes) else k): msgspec.json.decode(v)
+                for k, v in raw.items()
+            }
+            nodes = {e["node"] for e in entries.values()} - {self.node}
+            alive = await self.bus.alive(nodes)
+        except Exception as e:
+            log.info("lobby not refreshed (%s)", e)
+            return
+        rows = {}
+        for table_id, entry in entries.items():
+            if entry["node"] in alive and table_id not in self.hub.tables:
+                rows[table_id] = _summary.decode(msgspec.json.encode(entry["row"]))
+        self.hub.lobby.remote_rows = rows
+        self.hub.lobby.changed()
+
+    # -- quick match --------------------------------------------------------------------------
+    def _match_key(self, key: str) -> str:
+        return self.bus.key("match:" + hashlib.sha256(key.encode()).hexdigest()[:32])
+
+    async def quick_match(self, conn: Connection, key: str) -> tuple[str, int] | None:
+        """Pair ``conn`` with whoever waits for ``key`` on any process: their (node,
+        connection id), or None when ``conn`` now waits."""
+        redis = self.bus.redis
+        name = self._match_key(key)
+        me = msgspec.json.encode({"node": self.node, "c": conn.id, "p": conn.player})
+        for _ in range(4):
+            raw = await redis.getdel(name)
+            if raw is None:
+                if await redis.set(name, me, nx=True, ex=3600):
+                    conn.match_key = name
+                    return None
+                continue
+            other = msgspec.json.decode(raw)
+            if other["p"] == conn.player:  # the same player asking again keeps the place
+                await redis.set(name, me, ex=3600)
+                conn.match_key = name
+                return None
+            if other["node"] == self.node:
+                waiting = self.hub.conn_by_id(other["c"])
+                if waiting is None or waiting.closed:
+                    continue
+            elif not await self.bus.alive({other["node"]}):
+                continue
+            return other["node"], int(other["c"])
+        raise RuntimeError("quick match: too much contention")
+
+    async def cancel_match(self, conn: Connection) -> None:
+        name = conn.match_key
+        if name is None:
+            return
+        conn.match_key = None
+        with contextlib.suppress(Exception):
+            raw = await self.bus.redis.get(name)
+            if raw is not None and msgspec.json.decode(raw).get("c") == conn.id:
+                await self.bus.redis.delete(name)
+
+    def matched(self, node: str, conn_id: int, table_id: str) -> None:
+        """Tell ``node`` that its waiting connection ``conn_id`` has a table here."""
+        self.bus.send(node, {"k": "matched", "c": conn_id, "t": table_id, "node": self.node})

@@ -1,0 +1,214 @@
+"""Two hubs as one service (PostgreSQL + Redis), in one event loop: routing, the shared
+lobby, quick match and takeover with fencing (issue "durable online play", part 2).
+
+Each hub is what one process of ``trumps serve --redis …`` runs; here both live in the
+test's loop so every step can be awaited exactly.  The processes themselves (SIGSTOP,
+SIGKILL) are tested end to end in ``test_e2e_cluster.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+
+from server.e2e import postgres_database
+from server.redis_env import REDIS_URL, fresh_prefix, need_redis
+from store.postgres import need_postgres
+from trumps.server.auth import Tokens
+from trumps.server.hub import Connection, Hub, HubOptions
+from trumps.server.protocol import (
+    Error,
+    Event,
+    ServerMessage,
+    TableList,
+    TableState,
+    Waiting,
+    Welcome,
+)
+from trumps.store import SqlStore
+
+SECRET = "cluster-test-secret-0123456789"
+
+
+def run(body: Callable[[Hub, Hub, SqlStore], Awaitable[None]]) -> None:
+    need_postgres()
+    need_redis()
+    prefix = fresh_prefix()
+    with postgres_database() as url:
+
+        async def main() -> None:
+            store_a, store_b = SqlStore(url), SqlStore(url)
+            await store_a.create()
+            hubs = [
+                Hub(
+                    store,
+                    Tokens(SECRET),
+                    HubOptions(
+                        bot_time=0.01,
+                        seed=seed,
+                        redis_url=REDIS_URL,
+                        node_id=node,
+                        redis_prefix=prefix,
+                    ),
+                )
+                for store, seed, node in ((store_a, 1, "A"), (store_b, 100, "B"))
+            ]
+            for hub in hubs:
+                await hub.start()
+            try:
+                await asyncio.wait_for(body(hubs[0], hubs[1], store_a), 60)
+            finally:
+                for hub in hubs:
+                    await hub.stop()
+                await store_a.close()
+                await store_b.close()
+
+        asyncio.run(main())
+
+
+async def said(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
+    await hub.handle(conn, json.dumps(msg))
+
+
+def _decoded(msg: ServerMessage | str) -> Any:
+    """A message as a table sent it; one from another process arrives as JSON text."""
+    if not isinstance(msg, str):
+        return msg
+    data = json.loads(msg)
+    kinds = {
+        "event": Event,
+        "table_state": TableState,
+        "error": Error,
+        "table_list": TableList,
+        "waiting": Waiting,
+    }
+    kind = kinds.get(data["type"])
+    return msgspec.convert(data, kind) if kind else data
+
+
+async def next_of(conn: Connection, kind: type[Any]) -> Any:
+    while True:
+        raw = await conn.outbox.get()
+        assert raw is not None, "the connection was closed"
+        msg = _decoded(raw)
+        if isinstance(msg, kind):
+            return msg
+        assert not isinstance(msg, Error), msg
+
+
+async def hello(hub: Hub, name: str, token: str | None = None) -> tuple[Connection, Welcome]:
+    conn = hub.connect()
+    msg: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
+    if token:
+        msg["resume_token"] = token
+    await said(hub, conn, msg)
+    return conn, await next_of(conn, Welcome)
+
+
+async def play_one(hub: Hub, conn: Connection, table_id: str) -> Event:
+    """``conn`` resyncs, makes its first legal move, and returns the event of it."""
+    await said(hub, conn, {"type": "resync", "table_id": table_id, "last_event": 0})
+    snap = await next_of(conn, TableState)
+    assert snap.legal, "not this seat's turn"
+    await said(
+        hub,
+        conn,
+        {"type": "action", "table_id": table_id, "action": snap.legal[0], "expected": snap.event},
+    )
+    while True:
+        event: Event = await next_of(conn, Event)
+        if event.kind == "action" and event.number == snap.event + 1:
+            return event
+
+
+def test_a_player_on_either_process_plays_at_a_table_owned_by_one() -> None:
+    """A table made on A is listed in B's lobby; a player connected to B joins it, and
+    both players' moves and events cross between the processes."""
+
+    async def body(a: Hub, b: Hub, store: SqlStore) -> None:
+        ana, _ = await hello(a, "Ana")
+        rui, _ = await hello(b, "Rui")
+        await said(b, rui, {"type": "list_tables"})
+        await next_of(rui, TableList)
+        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+        table_id = (await next_of(ana, TableState)).table_id
+        assert table_id in a.tables and table_id not in b.tables
+        listed = await next_of(rui, TableList)  # pushed by B: a row A published
+        while table_id not in [t.table_id for t in listed.tables]:
+            listed = await next_of(rui, TableList)
+        await said(b, rui, {"type": "join_table", "table_id": table_id})
+        snap = await next_of(rui, TableState)
+        assert snap.seat == 1 and snap.table_id == table_id
+        start = await next_of(ana, Event)
+        while start.kind != "start":
+            start = await next_of(ana, Event)
+        first, second = (ana, rui) if start.to_move == 0 else (rui, ana)
+        hub_of = {id(ana): a, id(rui): b}
+        moved = await play_one(hub_of[id(first)], first, table_id)
+        seen = await next_of(second, Event)
+        while seen.number < moved.number:
+            seen = await next_of(second, Event)
+        assert (seen.number, seen.kind, seen.action) == (moved.number, "action", moved.action)
+        moved2 = await play_one(hub_of[id(second)], second, table_id)
+        assert moved2.number == moved.number + 1
+        [running] = [t for t in await store.running_tables() if t.table_id == table_id]
+        assert len(running.record["actions"]) == 2
+        assert await store.table_owner(table_id) == (True, "A")
+
+    run(body)
+
+
+def test_quick_match_pairs_players_on_different_processes() -> None:
+    async def body(a: Hub, b: Hub, _store: SqlStore) -> None:
+        ana, _ = await hello(a, "Ana")
+        rui, _ = await hello(b, "Rui")
+        await said(a, ana, {"type": "quick_match", "game": "kozyri"})
+        await next_of(ana, Waiting)
+        await said(b, rui, {"type": "quick_match", "game": "kozyri"})
+        mine = await next_of(rui, TableState)
+        theirs = await next_of(ana, TableState)
+        assert mine.table_id == theirs.table_id and {mine.seat, theirs.seat} == {0, 1}
+
+    run(body)
+
+
+def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
+    """A's lease runs out (as when A freezes): B takes the table over with a higher fencing
+    number, A gives it up, and the players — on both processes — are seated again at B
+    and play on there.  (A frozen owner's refused writes: ``test_e2e_cluster.py``.)"""
+
+    async def body(a: Hub, b: Hub, store: SqlStore) -> None:
+        assert a.cluster is not None and b.cluster is not None
+        ana, _ = await hello(a, "Ana")
+        rui, _ = await hello(b, "Rui")
+        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+        table_id = (await next_of(ana, TableState)).table_id
+        await said(b, rui, {"type": "join_table", "table_id": table_id})
+        await next_of(rui, TableState)
+        start = await next_of(ana, Event)
+        while start.kind != "start":
+            start = await next_of(ana, Event)
+        for task in a.cluster._tasks:  # A freezes: it renews nothing any more …
+            task.cancel()
+        old = a.tables[table_id].table
+        await store.renew_leases("A", -1)  # … and its lease runs out
+        await b.cluster.scan()  # B takes the table over
+        assert table_id in b.tables and await store.table_owner(table_id) == (True, "B")
+        [stored] = [t for t in await store.running_tables() if t.table_id == table_id]
+        assert stored.fence == old.fence + 1
+        # Both players hear of the new owner (a snapshot from B) and play on there.
+        for conn in (ana, rui):
+            state = await next_of(conn, TableState)
+            assert state.table_id == table_id
+        assert table_id not in a.tables  # A heard the table moved and gave it up
+        assert old.fence < stored.fence
+        mover = ana if start.to_move == 0 else rui
+        moved = await play_one(a if mover is ana else b, mover, table_id)
+        [stored] = [t for t in await store.running_tables() if t.table_id == table_id]
+        assert stored.record["actions"] == [moved.action]
+
+    run(body)
