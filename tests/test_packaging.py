@@ -66,7 +66,7 @@ def test_the_engine_installs_with_few_dependencies() -> None:
     base = {_name(r) for r in PROJECT["dependencies"]}
     assert base == {"click", "rich", "openskill"}
     server = {_name(r) for r in EXTRAS["server"]}
-    assert {"uvicorn", "sqlalchemy", "asyncpg", "starlette"} <= server
+    assert {"uvicorn", "sqlalchemy", "asyncpg", "starlette", "redis"} <= server
     assert {_name(r) for r in EXTRAS["tui"]} >= {"textual"}
     assert {_name(r) for r in EXTRAS["plot"]} == {"matplotlib"}
 

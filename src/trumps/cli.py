@@ -333,12 +333,36 @@ cli.add_command(solve)
     help="... and per minute; more are refused with the error rate_limited.",
 )
 @click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this machine, sharing the port (more than one needs "
+    "PostgreSQL and --redis).",
+)
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    envvar="TRUMPS_REDIS",
+    help="redis://HOST:6379/0: the Redis through which several processes (here or on "
+    "other machines) form one service; needs a PostgreSQL --db (env TRUMPS_REDIS).",
+)
+@click.option(
+    "--node-id",
+    metavar="NAME",
+    help="This process's name in the service (default: host name and process id; "
+    "only with one worker).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
 )
+@click.pass_context
 def serve(
+    ctx: click.Context,
     *,
     host: str,
     port: int,
@@ -349,11 +373,15 @@ def serve(
     bot_workers: int | None,
     rate: int,
     rate_minute: int,
+    workers: int,
+    redis_url: str | None,
+    node_id: str | None,
     log_level: str,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
     with needs_extra("server", "trumps serve"):
         from trumps.server.run import serve as run_server
+        from trumps.server.run import service_problem
         from trumps.web import STATIC
         from trumps.web.i18n import catalog_json
 
@@ -362,6 +390,16 @@ def serve(
             "use sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB",
             param_hint="'--db'",
         )
+    if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise click.BadParameter(
+            "use redis://HOST:6379/0 (rediss:// for TLS, unix:///PATH for a socket)",
+            param_hint="'--redis'",
+        )
+    if node_id is not None and not node_id.strip():
+        raise click.BadParameter("give a name", param_hint="'--node-id'")
+    problem = service_problem(workers=workers, db=db, redis_url=redis_url, node_id=node_id)
+    if problem is not None:
+        raise click.UsageError(problem, ctx)
     try:
         run_server(
             host=host,
@@ -371,10 +409,14 @@ def serve(
             bot_time=bot_time,
             static=STATIC,
             catalogs=catalog_json,
+            catalogs_ref=f"{catalog_json.__module__}:{catalog_json.__name__}",
             rate=(rate, rate_minute),
             bot_workers=bot_workers,
             seed=seed,
             log_level=log_level,
+            workers=workers,
+            redis_url=redis_url,
+            node_id=node_id,
         )
     except (OSError, ValueError) as e:
         # Before the server runs: an unreadable or bad secret file, a database directory

@@ -5,7 +5,9 @@ it), starts the hub (resuming running tables) and closes both on shutdown.  Rout
 
 - ``GET /`` the page; ``/static/…`` its assets (``trumps.web``).
 - ``GET /ws`` the game protocol (docs/protocol.md): one WebSocket per client.
-- ``GET /healthz`` liveness and counts; ``GET /api/schema`` the protocol's JSON Schema.
+- ``GET /healthz`` liveness, this process's node id and counts; ``GET /readyz`` readiness for a load balancer (503
+  while the process stops or cannot reach its store); ``GET /api/schema`` the protocol's
+  JSON Schema.
 - ``GET /api/catalog`` the games, presets, rule options and bot levels (``catalog.py``).
 - ``GET /api/tables`` the public tables.
 - ``POST /api/accounts`` make an account (or turn the bearer's guest into one);
@@ -13,6 +15,10 @@ it), starts the hub (resuming running tables) and closes both on shutdown.  Rout
 - ``GET /api/games`` finished games (``?mine=1`` with a bearer token: mine);
   ``GET /api/games/{id}`` a record (``?download=1`` as a file);
   ``GET /api/games/{id}/replay`` the record and every position of it.
+
+``trumps serve --workers N`` runs N processes of this app under uvicorn's supervisor: each
+builds its own app with ``app_from_env``, from settings the command put in the environment
+as JSON (``settings_env``), never on a command line, since they hold the secret.
 """
 
 from __future__ import annotations
@@ -20,7 +26,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
+import json
 import logging
+import os
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +53,14 @@ from trumps.server.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text,
 from trumps.server.ratelimit import Buckets, RateLimit
 from trumps.store import LoginTaken, SqlStore, Store, UnknownGame
 
-__all__ = ["ServerSettings", "create_app"]
+__all__ = [
+    "SETTINGS_ENV",
+    "ServerSettings",
+    "app_from_env",
+    "create_app",
+    "default_node_id",
+    "settings_env",
+]
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +70,8 @@ MAX_ID: Final = 2**31 - 1  # ids are 32-bit integers in every backend
 WS_MAX_BYTES: Final = 64 * 1024
 MAX_BODY_BYTES: Final = 4096  # an HTTP request body (accounts, login)
 MAX_PAGE: Final = 200  # games per page of GET /api/games
+# The environment variable that carries a worker process's settings (JSON, with the secret).
+SETTINGS_ENV: Final = "TRUMPS_SERVER_SETTINGS"
 
 
 @dataclass
@@ -71,6 +90,9 @@ class ServerSettings:
     # The page's translations: lang -> JSON bytes or None (trumps.web.i18n.catalog_json).
     catalogs: Callable[[str], bytes | None] | None = None
     static: Path | None = None  # the page's files (trumps.web.STATIC); None: API only
+    # Several processes form one service through Redis (with PostgreSQL as the database):
+    redis_url: str | None = None  # None: this process is the whole service
+    node_id: str | None = None  # this process's name in the service (None: the hub's own)
 
 
 class _AccountIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -105,6 +127,8 @@ class _Server:
                 per_second=settings.per_second,
                 per_minute=settings.per_minute,
                 bot_workers=settings.bot_workers,
+                redis_url=settings.redis_url,
+                node_id=settings.node_id,
             ),
         )
         per_minute = settings.login_per_minute
@@ -255,7 +279,24 @@ class _Server:
 
     # -- reading -----------------------------------------------------------------------------
     async def healthz(self, _request: Request) -> Response:
-        return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION, **self.hub.stats()})
+        return JSONResponse(
+            {
+                "ok": True,
+                "protocol": PROTOCOL_VERSION,
+                "node": self.settings.node_id,
+                **self.hub.stats(),
+            }
+        )
+
+    async def readyz(self, _request: Request) -> Response:
+        """Readiness: whether a load balancer should send this process new players.  It is
+        asked afresh each time, so it answers 503 from the moment the process starts
+        stopping (``Hub.stop``) or loses its store."""
+        ready, why = self.hub.ready()
+        headers = {"cache-control": "no-store"}
+        if ready:
+            return JSONResponse({"ready": True}, headers=headers)
+        return JSONResponse({"ready": False, "reason": why}, status_code=503, headers=headers)
 
     async def schema(self, _request: Request) -> Response:
         return JSONResponse(json_schema())
@@ -368,6 +409,7 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
         routes=[
             route("/", server.index, ["GET"]),
             route("/healthz", server.healthz, ["GET"]),
+            route("/readyz", server.readyz, ["GET"]),
             route("/api/schema", server.schema, ["GET"]),
             route("/api/catalog", catalog_endpoint, ["GET"]),
             route("/api/tables", server.tables, ["GET"]),
@@ -384,3 +426,58 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
     )
     app.state.server = server
     return app
+
+
+def default_node_id() -> str:
+    """A name for this process that no other process of the service has: host and pid."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def settings_env(
+    settings: ServerSettings, *, catalogs: str | None = None, log_level: str = "info"
+) -> str:
+    """``settings`` as the JSON a worker process reads from ``SETTINGS_ENV``.
+
+    A function cannot travel as JSON, so the page's translations are named instead:
+    ``catalogs`` is ``"module:function"`` (``settings.catalogs`` is not sent)."""
+    return json.dumps(
+        {
+            "db": settings.db,
+            "secret": settings.secret,
+            "bot_time": settings.bot_time,
+            "seed": settings.seed,
+            "per_second": settings.per_second,
+            "per_minute": settings.per_minute,
+            "login_per_minute": settings.login_per_minute,
+            "bot_workers": settings.bot_workers,
+            "freeze_gc": settings.freeze_gc,
+            "static": None if settings.static is None else str(settings.static),
+            "redis_url": settings.redis_url,
+            "node_id": settings.node_id,
+            "catalogs": catalogs,
+            "log_level": log_level,
+        }
+    )
+
+
+def app_from_env() -> Starlette:
+    """The app of one worker process of ``trumps serve --workers N`` (uvicorn calls it with
+    ``factory=True`` in each process it starts).  The settings come from ``SETTINGS_ENV``,
+    which is then removed, so the bot processes this one starts do not inherit the secret;
+    each process names itself (``default_node_id``) unless the settings name it."""
+    raw = os.environ.pop(SETTINGS_ENV, None)
+    if raw is None:
+        raise RuntimeError(f"{SETTINGS_ENV} is not set: start workers with `trumps serve`")
+    data: dict[str, Any] = json.loads(raw)
+    catalogs = None
+    if (ref := data.pop("catalogs")) is not None:
+        module, _, name = ref.partition(":")
+        catalogs = getattr(importlib.import_module(module), name)
+    log_level = str(data.pop("log_level"))
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    static = data.pop("static")
+    settings = ServerSettings(
+        **data, catalogs=catalogs, static=None if static is None else Path(static)
+    )
+    settings.node_id = settings.node_id or default_node_id()
+    return create_app(settings)

@@ -1,10 +1,17 @@
-"""``trumps serve``: run the server with uvicorn on one process.
+"""``trumps serve``: run the server with uvicorn, on one process or several.
 
 Defaults suit playing with friends on one machine: 127.0.0.1:8000 and an SQLite database in
 the user's data directory (created and migrated on start).  The secret that signs resume
 tokens lives in a file beside it, so players keep their seats across restarts.  Before
-serving, the database is opened once: one it cannot reach or create ends the command with
-one line naming it (password masked) and what to check, not a startup traceback.
+serving, the database (and Redis, when given) is opened once: one it cannot reach or create
+ends the command with one line naming it (password masked) and what to check, not a startup
+traceback.
+
+``workers=N`` runs N processes sharing the port under uvicorn's supervisor (which restarts
+a worker that dies, and on SIGHUP replaces them one by one); they form one service through
+Redis and PostgreSQL, so ``service_problem`` refuses several processes without both.  The
+settings reach the workers as JSON in an environment variable (``app.SETTINGS_ENV``), so
+the secret never shows on a command line.
 """
 
 from __future__ import annotations
@@ -15,19 +22,44 @@ import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
+import redis.asyncio as aioredis
+import redis.exceptions
 import uvicorn
 from platformdirs import user_data_path
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from trumps.server.app import WS_MAX_BYTES, ServerSettings, create_app
+from trumps.server.app import (
+    SETTINGS_ENV,
+    WS_MAX_BYTES,
+    ServerSettings,
+    create_app,
+    default_node_id,
+    settings_env,
+)
 from trumps.server.auth import load_secret
+from trumps.store import SqlStore
 
-__all__ = ["DatabaseUnavailable", "check_database", "data_dir", "default_db", "serve"]
+__all__ = [
+    "DatabaseUnavailable",
+    "RedisUnavailable",
+    "check_database",
+    "check_redis",
+    "data_dir",
+    "default_db",
+    "migrate_database",
+    "serve",
+    "service_problem",
+]
 
 CONNECT_TIMEOUT = 10.0  # seconds to wait for a database server before giving up
+# The PostgreSQL advisory lock held while migrating, so that processes starting together
+# (workers, machines) migrate one after the other: "trum" in ASCII.
+MIGRATION_LOCK = 0x7472756D
 WS_PING_INTERVAL = 20.0  # seconds between the server's WebSocket pings …
 WS_PING_TIMEOUT = 20.0  # … and how long it waits for the pong before closing
 
@@ -42,13 +74,38 @@ def default_db() -> str:
     return f"sqlite+aiosqlite:///{data_dir() / 'trumps.db'}"
 
 
-def default_bot_workers() -> int:
-    """One bot process per core beyond the one the event loop uses (at least one)."""
-    return max(1, (os.cpu_count() or 2) - 1)
+def default_bot_workers(workers: int = 1) -> int:
+    """Bot processes for each of ``workers`` server processes: the cores beyond the ones
+    their event loops use, shared between them (at least one each)."""
+    cores = os.cpu_count() or 2
+    return max(1, (cores - workers) // workers)
+
+
+def service_problem(
+    *, workers: int, db: str | None, redis_url: str | None, node_id: str | None
+) -> str | None:
+    """Why these options cannot form a service (one line), or None when they can.
+
+    Several processes share their tables through Redis and one PostgreSQL database: an
+    SQLite file belongs to one process."""
+    on_sqlite = db is None or db.startswith("sqlite")
+    if workers > 1 and (redis_url is None or on_sqlite):
+        return (
+            "several processes need PostgreSQL (--db postgresql+asyncpg://…) "
+            "and Redis (--redis redis://…)"
+        )
+    if redis_url is not None and on_sqlite:
+        return (
+            "--redis joins a service of several processes, which needs one shared "
+            "database: give --db postgresql+asyncpg://… (SQLite serves one process only)"
+        )
+    if node_id is not None and workers > 1:
+        return "--node-id names one process: leave it out with --workers (each names itself)"
+    return None
 
 
 def _show_db(db: str) -> str:
-    """The database URL without its password, for printing."""
+    """A database or Redis URL without its password, for printing."""
     head, sep, tail = db.partition("://")
     if "@" in tail:
         cred, _, host = tail.rpartition("@")
@@ -138,6 +195,84 @@ def check_database(db: str) -> None:
         raise DatabaseUnavailable(f"cannot open the database {shown}: {root}") from None
 
 
+async def _migrate(db: str) -> None:
+    store = SqlStore(db)
+    lock = create_async_engine(db) if db.startswith("postgresql") else None
+    try:
+        if lock is None:
+            await store.create()
+            return
+        async with lock.connect() as conn:  # the lock ends with this session
+            await conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            await store.create()
+    finally:
+        await store.close()
+        if lock is not None:
+            await lock.dispose()
+
+
+def migrate_database(db: str) -> None:
+    """Bring ``db`` to the newest schema (Alembic) before any server process starts, one
+    process at a time on PostgreSQL; raises ``DatabaseUnavailable`` (one line)."""
+    try:
+        asyncio.run(_migrate(db))
+    except Exception as e:
+        raise DatabaseUnavailable(
+            f"cannot migrate the database {_show_db(db)}: {_first_line(_root(e))}"
+        ) from None
+
+
+class RedisUnavailable(RuntimeError):
+    """Redis cannot be reached; the message is one line for people."""
+
+
+async def _probe_redis(url: str) -> None:
+    client = aioredis.from_url(
+        url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=CONNECT_TIMEOUT
+    )
+    try:
+        await client.ping()
+    finally:
+        await client.aclose()
+
+
+def check_redis(url: str) -> None:
+    """Ping Redis at ``url`` once; raises ``RedisUnavailable`` naming it and what to check."""
+    shown = _show_db(url)
+    try:
+        asyncio.run(_probe_redis(url))
+    except redis.exceptions.AuthenticationError as e:
+        raise RedisUnavailable(
+            f"Redis at {shown} refused the connection ({_first_line(e)}): "
+            "check the user name and password in the URL"
+        ) from None
+    except redis.exceptions.TimeoutError:
+        raise RedisUnavailable(
+            f"cannot reach Redis at {shown}: no answer within {CONNECT_TIMEOUT:g} s; "
+            "check that Redis is running there, the host and the port"
+        ) from None
+    except (redis.exceptions.RedisError, OSError, ValueError) as e:
+        # ValueError: a URL redis-py cannot read (a bad port, scheme or database number).
+        root = _root(e)
+        where = urlsplit(url)
+        if isinstance(root, socket.gaierror):
+            problem = f"unknown host {where.hostname!r}"
+        elif isinstance(root, ConnectionRefusedError):
+            problem = "connection refused"
+        elif isinstance(root, OSError) and root.strerror:
+            problem = root.strerror
+        else:
+            problem = _first_line(e)
+        raise RedisUnavailable(
+            f"cannot reach Redis at {shown}: {problem}; check that Redis is running "
+            "there, the host and port, the password and the database number"
+        ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0].rstrip(".")
+
+
 def serve(
     *,
     host: str = "127.0.0.1",
@@ -151,13 +286,27 @@ def serve(
     rate: tuple[int, int] = (20, 600),
     bot_workers: int | None = None,
     catalogs: Callable[[str], bytes | None] | None = None,
+    catalogs_ref: str | None = None,
+    workers: int = 1,
+    redis_url: str | None = None,
+    node_id: str | None = None,
 ) -> None:
-    """Run the server until interrupted; a database it cannot open ends it with one line
-    (``SystemExit``, status 1)."""
+    """Run the server until interrupted; a database or Redis it cannot reach ends it with
+    one line (``SystemExit``, status 1).
+
+    With ``workers`` > 1 the processes find the page's translations by ``catalogs_ref``
+    (``"module:function"``) instead of ``catalogs``.  Options that cannot form a service
+    (``service_problem``) raise ``ValueError``."""
+    problem = service_problem(workers=workers, db=db, redis_url=redis_url, node_id=node_id)
+    if problem is not None:
+        raise ValueError(problem)
     url_db = db or default_db()
     try:
         check_database(url_db)
-    except DatabaseUnavailable as e:
+        if redis_url is not None:
+            check_redis(redis_url)
+        migrate_database(url_db)  # once here, not in each worker at the same time
+    except (DatabaseUnavailable, RedisUnavailable) as e:
         raise SystemExit(f"error: {e}") from None
     secret = os.environ.get("TRUMPS_SECRET") or load_secret(
         secret_file or data_dir() / "secret.key"
@@ -170,15 +319,33 @@ def serve(
         static=static,
         per_second=rate[0],
         per_minute=rate[1],
-        bot_workers=default_bot_workers() if bot_workers is None else bot_workers,
+        bot_workers=default_bot_workers(workers) if bot_workers is None else bot_workers,
         catalogs=catalogs,
+        redis_url=redis_url,
+        node_id=node_id,
     )
-    app = create_app(settings)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     shown = f"[{host}]" if ":" in host else host
-    print(f"trumps server: http://{shown}:{port}/  (database {_show_db(url_db)})", flush=True)
+    where = f"database {_show_db(url_db)}"
+    if redis_url is not None:
+        where += f", Redis {_show_db(redis_url)}"
+    if workers > 1:
+        where += f", {workers} processes"
+    print(f"trumps server: http://{shown}:{port}/  ({where})", flush=True)
+    app: Any
+    if workers > 1:
+        # Each worker builds its own app (app_from_env) from this, in its environment.
+        os.environ[SETTINGS_ENV] = settings_env(
+            settings, catalogs=catalogs_ref, log_level=log_level
+        )
+        app = "trumps.server.app:app_from_env"
+    else:
+        settings.node_id = settings.node_id or default_node_id()
+        app = create_app(settings)
     uvicorn.run(
         app,
+        factory=workers > 1,
+        workers=workers,
         host=host,
         port=port,
         ws_max_size=WS_MAX_BYTES,
