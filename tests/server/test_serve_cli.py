@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from server.e2e import TIMEOUT, free_port, postgres_database
-from server.redis_local import REDIS_URL, need_redis
+from server.redis_env import REDIS_URL, need_redis
 from store.postgres import need_postgres
 from trumps.cli import cli
 from trumps.server import run as server_run
