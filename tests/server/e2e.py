@@ -83,9 +83,10 @@ class ServerProc:
         bot_time: float = 0.02,
         rate: tuple[int, int] = (10_000, 1_000_000),
         bot_workers: int = 0,
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.db, self.workdir, self.seed, self.bot_time = db, workdir, seed, bot_time
-        self.rate, self.bot_workers = rate, bot_workers
+        self.rate, self.bot_workers, self.extra = rate, bot_workers, extra
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / f"server-{self.port}.log"
@@ -109,6 +110,7 @@ class ServerProc:
         ]  # fmt: skip
         if self.seed is not None:
             args += ["--seed", str(self.seed)]
+        args += self.extra
         env = {**os.environ, "TRUMPS_DATA_DIR": str(self.workdir / "data")}
         env.pop("TRUMPS_SECRET", None)
         with self.log.open("ab") as out:
@@ -143,8 +145,18 @@ class ServerProc:
         self.proc.wait(timeout=TIMEOUT)
         return children
 
+    def pause(self) -> None:
+        """Freeze the server (SIGSTOP), as a process stalled by its machine."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a frozen server cannot stop
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(timeout=TIMEOUT)
@@ -157,6 +169,42 @@ class ServerProc:
 
     def post(self, path: str, **kwargs: Any) -> httpx.Response:
         return httpx.post(self.http + path, timeout=TIMEOUT, **kwargs)
+
+
+class RedisProc:
+    """A Redis server of the test's own on a free port (it can be stopped and started
+    without touching the machine's Redis); it keeps nothing on disk."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisProc:
+        args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", str(self.workdir)]  # fmt: skip
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock,
+            ):
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return self
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=TIMEOUT)
 
 
 class Client:

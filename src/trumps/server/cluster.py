@@ -216,7 +216,7 @@ class Cluster:
                 hub.lose(table_id)  # if this process still had it, it is stale
             for conn in list(hub.connections):
                 if table_id in conn.tables and conn.player is not None:
-                    op = "spectate" if table_id in conn.watching else "join"
+                    op = "spectate" if table_id in conn.watching else "rejoin"
                     self.forward_soon(conn, table_id, op)
         elif kind == "lobby":
             if self._refresh is None or self._refresh.done():

@@ -59,6 +59,7 @@ class Join(ConnCommand):
     name: str | None = None
     player: int | None = None
     spectate: bool = False
+    again: bool = False  # seated again after the table moved: never over a newer connection
 
     def __post_init__(self) -> None:
         # Old call style Join(conn) means watching; Join(conn, seat=k) means sitting.

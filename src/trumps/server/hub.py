@@ -526,8 +526,16 @@ class Hub:
     def _table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
         """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
         table = live.table
-        if op == "join":
-            table.submit(Join(conn, seat=p.get("seat"), name=conn.name, player=conn.player))
+        if op in ("join", "rejoin"):
+            table.submit(
+                Join(
+                    conn,
+                    seat=p.get("seat"),
+                    name=conn.name,
+                    player=conn.player,
+                    again=op == "rejoin",
+                )
+            )
         elif op == "spectate":
             table.submit(Join(conn, spectate=True))
         elif op == "leave":

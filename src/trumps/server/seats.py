@@ -32,6 +32,9 @@ class Seats(Projection):
             self._error(c.conn, "table_full", f"you hold seat {mine}; seat {c.seat} is not yours")
             return
         if mine is not None:  # the owner comes back (a reload, a new connection)
+            held = self.seats[mine].conn
+            if c.again and held is not None and held is not c.conn:
+                return  # the table moved; the owner sits here on a newer connection
             self._rebind(mine, c.conn, c.name)
             return
         if c.seat is not None:

@@ -1,0 +1,231 @@
+"""A service of two ``trumps serve`` processes (PostgreSQL + Redis) under faults, end to end.
+
+Two processes A and B share a fresh PostgreSQL database and a Redis server of the test's
+own.  Two people play one table — one connected to each process — while the owner is
+frozen past its lease (SIGSTOP), killed (SIGKILL), or while Redis is stopped and started
+again.  Afterwards every event anyone saw must match the stored game: a number never
+changes its content, and the moves seen are the stored moves.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.e2e import Client, Msg, RedisProc, ServerProc, connected, postgres_database, run
+from store.postgres import need_postgres
+from trumps.store import SqlStore
+
+RULES = {"max_plies": 60}  # a short Svoi Kozyri duel: the game ends by itself
+
+
+class Service:
+    def __init__(self, db: str, workdir: Path, redis: RedisProc) -> None:
+        self.db, self.redis = db, redis
+        self.procs = {
+            node: ServerProc(
+                db, workdir, seed=None, extra=("--redis", redis.url, "--node-id", node)
+            )
+            for node in ("A", "B")
+        }
+
+    async def owner(self, table_id: str) -> str | None:
+        store = SqlStore(self.db)
+        try:
+            return (await store.table_owner(table_id))[1]
+        finally:
+            await store.close()
+
+    async def stored(self, table_id: str) -> dict[str, Any]:
+        store = SqlStore(self.db)
+        try:
+            running = [t for t in await store.running_tables() if t.table_id == table_id]
+            if running:
+                return running[0].record
+            for summary in await store.finished_games():
+                if summary.table_id == table_id:
+                    return await store.get_game(summary.id)
+            raise AssertionError(f"table {table_id} is not stored")
+        finally:
+            await store.close()
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    need_postgres()
+    redis = RedisProc(tmp_path).start()
+    try:
+        with postgres_database() as db:
+            svc = Service(db, tmp_path, redis)
+            try:
+                for proc in svc.procs.values():
+                    proc.start()
+                yield svc
+            finally:
+                for proc in svc.procs.values():
+                    proc.stop()
+    finally:
+        redis.stop()
+
+
+class Seat:
+    """One person's connections (a new one after each move between processes)."""
+
+    def __init__(self, client: Client, name: str) -> None:
+        self.clients = [client]
+        self.name = name
+        self.table_id = ""
+
+    @property
+    def now(self) -> Client:
+        return self.clients[-1]
+
+    async def move_to(self, proc: ServerProc) -> Msg:
+        """Connect again, to ``proc``, with the resume token: the seat's snapshot."""
+        token = self.now.token
+        client = await connected(proc.ws, self.name, token)
+        self.clients.append(client)
+        return await client.until(
+            lambda m: m["type"] == "table_state" and m["table_id"] == self.table_id
+        )
+
+    def over(self) -> bool:
+        return any(m["type"] == "game_over" for m in self.now.received)
+
+    def latest(self) -> Msg:
+        for m in reversed(self.now.received):
+            if m.get("table_id") == self.table_id and m["type"] in ("event", "table_state"):
+                return m
+        raise AssertionError("no state yet")
+
+
+def _number(m: Msg) -> int:
+    return int(m["number"] if m["type"] == "event" else m["event"])
+
+
+def _move_after(top: int) -> Callable[[Msg], bool]:
+    return lambda m: (
+        (m["type"] == "event" and m["number"] > top and m["kind"] == "action")
+        or m["type"] == "error"
+    )
+
+
+def _event_from(number: int) -> Callable[[Msg], bool]:
+    return lambda m: m["type"] == "event" and m["number"] >= number
+
+
+async def play(seats: list[Seat], moves: int) -> None:
+    """The seats move in turn (first legal move) ``moves`` times, or to the game's end.
+
+    Each move is answered to its mover (the event) and heard by the other before the next."""
+    for _ in range(moves):
+        states = [s.latest() for s in seats]
+        if any(s.over() for s in seats):
+            return
+        top = max(_number(st) for st in states)
+        movers = [s for s, st in zip(seats, states, strict=True) if st["legal"]]
+        if not movers:  # the game is over (its game_over may be on its way)
+            return
+        assert len(movers) == 1, [(_number(st), st["legal"]) for st in states]
+        [mover] = movers
+        state = mover.latest()
+        await mover.now.act(mover.table_id, state["legal"][0], _number(state))
+        got = await mover.now.until(_move_after(top))  # the move (not a return before it)
+        assert got["type"] == "event", (mover.name, got)
+        for other in seats:
+            if other is not mover:
+                await other.now.until(_event_from(int(got["number"])))
+
+
+def consistent(seats: list[Seat], record: dict[str, Any]) -> None:
+    """Every event anyone saw is the same wherever seen, and its moves are the record's."""
+    seen: dict[int, tuple[str, int | None, str | None]] = {}
+    for seat in seats:
+        for client in seat.clients:
+            for m in client.received:
+                if m.get("table_id") != seat.table_id:
+                    continue
+                entries = m["log"] if m["type"] == "table_state" else [m]
+                for e in entries if m["type"] in ("event", "table_state") else []:
+                    # Svoi Kozyri's actions are public: every seat sees the same text.
+                    key = (e["kind"], e["seat"], e["action"])
+                    assert seen.setdefault(e["number"], key) == key, (
+                        f"event {e['number']} was {seen[e['number']]}, then {key}"
+                    )
+    moves = [a for n, (kind, _, a) in sorted(seen.items()) if kind in ("action", "timeout") and a]
+    assert moves == record["actions"][: len(moves)]
+
+
+def test_a_frozen_owner_loses_its_table_and_cannot_write_to_it(service: Service) -> None:
+    """A is frozen (SIGSTOP) past its lease: B takes the table over, both people play on at
+    B; a move sent to the frozen A meanwhile changes nothing once A wakes up."""
+
+    async def main() -> None:
+        a, b = service.procs["A"], service.procs["B"]
+        ana = Seat(await connected(a.ws, "Ana"), "Ana")
+        rui = Seat(await connected(b.ws, "Rui"), "Rui")
+        await ana.now.send({"type": "create_table", "game": "kozyri", "rules": RULES,
+                            "seats": ["human", "human"], "grace": 600})  # fmt: skip
+        state = await ana.now.expect("table_state")
+        ana.table_id = rui.table_id = table_id = state["table_id"]
+        await rui.now.send({"type": "join_table", "table_id": table_id})
+        await rui.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+        await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+        await play([ana, rui], 4)
+        assert await service.owner(table_id) == "A"
+
+        a.pause()
+        frozen = time.monotonic()
+        state = ana.latest()  # sent to the frozen A: it waits in A's socket
+        if state["legal"]:
+            await ana.now.act(table_id, state["legal"][0], _number(state))
+        # B takes over and seats Rui again: a snapshot from the new owner.
+        await rui.now.until(lambda m: m["type"] == "table_state" and m["table_id"] == table_id)
+        took = time.monotonic() - frozen
+        assert await service.owner(table_id) == "B"
+        old = ana.now
+        await ana.move_to(b)
+        await play([ana, rui], 4)
+        a.resume()  # A wakes up: its lease is gone, its writes are fenced
+        await play([ana, rui], 4)
+        ana.clients.insert(0, old)  # what the frozen owner said counts too
+        consistent([ana, rui], await service.stored(table_id))
+        assert took < 10, f"the takeover took {took:.1f} s"
+
+    run(main)
+
+
+def test_the_owner_killed_its_tables_move_and_play_on(service: Service) -> None:
+    """B owns the table and is killed (SIGKILL): A takes the table over from the store, the
+    person who was on B reconnects to A, and the game is played to its end."""
+
+    async def main() -> None:
+        a, b = service.procs["A"], service.procs["B"]
+        ana = Seat(await connected(a.ws, "Ana"), "Ana")
+        rui = Seat(await connected(b.ws, "Rui"), "Rui")
+        await rui.now.send({"type": "create_table", "game": "kozyri", "rules": RULES,
+                            "seats": ["human", "human"], "grace": 600})  # fmt: skip
+        state = await rui.now.expect("table_state")
+        ana.table_id = rui.table_id = table_id = state["table_id"]
+        await ana.now.send({"type": "join_table", "table_id": table_id})
+        await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+        await rui.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+        await play([ana, rui], 5)
+        b.kill9()
+        killed = time.monotonic()
+        await ana.now.until(lambda m: m["type"] == "table_state" and m["table_id"] == table_id)
+        took = time.monotonic() - killed
+        await rui.move_to(a)
+        await play([ana, rui], 200)
+        if not ana.over():
+            await ana.now.until(lambda m: m["type"] == "game_over")
+        record = await service.stored(table_id)
+        assert record["outcome"] is not None
+        consistent([ana, rui], record)
+        assert took < 10, f"the takeover took {took:.1f} s"
+
+    run(main)
