@@ -9,6 +9,7 @@ changes its content, and the moves seen are the stored moves.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -227,5 +228,108 @@ def test_the_owner_killed_its_tables_move_and_play_on(service: Service) -> None:
         assert record["outcome"] is not None
         consistent([ana, rui], record)
         assert took < 10, f"the takeover took {took:.1f} s"
+
+    run(main)
+
+
+async def _table_across(service: Service, owner: str, clock: bool = False) -> tuple[Seat, Seat]:
+    """Ana on A and Rui on B at a started table made on ``owner``'s process."""
+    a, b = service.procs["A"], service.procs["B"]
+    ana = Seat(await connected(a.ws, "Ana"), "Ana")
+    rui = Seat(await connected(b.ws, "Rui"), "Rui")
+    maker, joiner = (ana, rui) if owner == "A" else (rui, ana)
+    create: Msg = {"type": "create_table", "game": "kozyri", "rules": RULES,
+                   "seats": ["human", "human"], "grace": 600}  # fmt: skip
+    if clock:
+        create["time_control"] = {"base": 300, "increment": 0}
+    await maker.now.send(create)
+    state = await maker.now.expect("table_state")
+    ana.table_id = rui.table_id = state["table_id"]
+    await joiner.now.send({"type": "join_table", "table_id": ana.table_id})
+    for seat in (ana, rui):
+        await seat.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+    return ana, rui
+
+
+async def _ready(proc: ServerProc, want: bool) -> None:
+    """Wait until ``/readyz`` says ``want`` (it follows Redis and the store)."""
+    deadline = time.monotonic() + 20
+    while (await asyncio.to_thread(proc.get, "/readyz")).status_code != (200 if want else 503):
+        assert time.monotonic() < deadline, f"/readyz never became {want}"
+        await asyncio.sleep(0.1)
+
+
+def test_redis_stopped_refuses_requests_and_the_service_resumes_by_itself(
+    service: Service,
+) -> None:
+    """Redis stops: requests get ``unavailable`` and the table keeps its last stored state;
+    Redis starts again (empty): the same connections carry on, lobby rows come back."""
+
+    async def main() -> None:
+        ana, rui = await _table_across(service, "A")
+        await play([ana, rui], 3)
+        before = await service.stored(ana.table_id)
+        service.redis.stop()
+        await _ready(service.procs["B"], False)
+        state = rui.latest()
+        await rui.now.send({"type": "resync", "table_id": rui.table_id, "last_event": 0})
+        refused = await rui.now.until(lambda m: m["type"] == "error")
+        assert refused["code"] == "unavailable", refused
+        if state["legal"]:
+            await rui.now.act(rui.table_id, state["legal"][0], _number(state))
+            refused = await rui.now.until(lambda m: m["type"] == "error")
+            assert refused["code"] == "unavailable", refused
+        assert (await service.stored(ana.table_id))["actions"] == before["actions"]
+        service.redis.start()
+        for proc in service.procs.values():
+            await _ready(proc, True)
+        for seat in (ana, rui):  # both resync and play on, across the processes again
+            await seat.now.send({"type": "resync", "table_id": seat.table_id, "last_event": 0})
+            await seat.now.until(lambda m: m["type"] == "table_state")
+        await play([ana, rui], 4)
+        consistent([ana, rui], await service.stored(ana.table_id))
+        # The lobby rows of both processes are published again in the emptied Redis.
+        await ana.now.send({"type": "create_table", "game": "twentyfive",
+                            "seats": ["human", "human", "easy"]})  # fmt: skip
+        made = await ana.now.until(lambda m: m["type"] == "table_state")
+        await rui.now.send({"type": "list_tables"})
+        listed = await rui.now.until(
+            lambda m: (
+                m["type"] == "table_list"
+                and made["table_id"] in [t["table_id"] for t in m["tables"]]
+            )
+        )
+        assert listed
+
+    run(main)
+
+
+def test_a_clean_stop_hands_the_tables_over_at_once_and_freezes_no_clock(
+    service: Service,
+) -> None:
+    """A stops (SIGTERM): it stores its tables and gives up their leases, so B takes them
+    over at once rather than when the lease would run out; the clock of the person to
+    move comes back with the time it had, not charged for the handover."""
+
+    async def main() -> None:
+        ana, rui = await _table_across(service, "A", clock=True)
+        await play([ana, rui], 3)
+        clocks = rui.latest()["clocks"]
+        stopped = time.monotonic()
+        await asyncio.to_thread(service.procs["A"].stop)
+        state = await rui.now.until(
+            lambda m: m["type"] == "table_state" and m["table_id"] == rui.table_id
+        )
+        took = time.monotonic() - stopped
+        assert await service.owner(rui.table_id) == "B"
+        # The handover is not charged: each clock is where it stood (within a second).
+        assert all(abs(x - y) < 1.0 for x, y in zip(state["clocks"], clocks, strict=True)), (
+            clocks,
+            state["clocks"],
+        )
+        await ana.move_to(service.procs["B"])
+        await play([ana, rui], 3)
+        consistent([ana, rui], await service.stored(ana.table_id))
+        assert took < 3.0, f"the handover took {took:.1f} s: as long as a lease"
 
     run(main)

@@ -79,6 +79,7 @@ class Bus:
     ) -> None:
         self.url, self.node, self.prefix = url, node, prefix
         self.on_message = on_message
+        self.on_reconnect: Callable[[], None] | None = None  # Redis is back after a loss
         self.redis: redis.Redis = redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self.available = False
         self._queue: list[tuple[str, dict[str, Any]]] = []
@@ -166,6 +167,12 @@ class Bus:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self._channel(self.node), self._channel("*"))
+                if delay > 0.1 or not self.available:  # back after a loss
+                    await self._beat_once()
+                    self.available = True
+                    log.warning("Redis is back")
+                    if self.on_reconnect is not None:
+                        self.on_reconnect()
                 delay = 0.1
                 while True:
                     message = await pubsub.get_message(timeout=None)
@@ -187,7 +194,7 @@ class Bus:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
+                delay = min(delay * 2, 1.0)
 
     # -- liveness ------------------------------------------------------------------------------
     async def _beat_once(self) -> None:

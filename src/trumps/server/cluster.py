@@ -53,6 +53,7 @@ class Cluster:
         self.node = node
         self.bus = Bus(url, node, self._on_message, prefix)
         self.lobby_key = self.bus.key("lobby")
+        self.bus.on_reconnect = self._republish
         self._owners: dict[str, str] = {}  # table -> its owner, as last heard
         self._tasks: list[asyncio.Task[None]] = []
         self._scan_now = asyncio.Event()
@@ -96,14 +97,18 @@ class Cluster:
 
     # -- leases and takeover ------------------------------------------------------------------
     async def _lease_loop(self) -> None:
+        failing = False
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._scan_now.wait(), RENEW_EVERY)
             self._scan_now.clear()
             try:
                 await self.scan()
+                failing = False
             except Exception as e:
-                log.warning("lease scan failed: %s", e)
+                if not failing:
+                    log.warning("lease scan failed (retrying every second): %s", e)
+                failing = True
 
     async def scan(self) -> None:
         """Renew this process's leases, give up the tables it lost, take over the tables
@@ -120,6 +125,8 @@ class Cluster:
                 if hub.adopt(stored):
                     self._owners[stored.table_id] = self.node
                     self.bus.broadcast({"k": "moved", "t": stored.table_id, "node": self.node})
+        if not self.bus.available:
+            return  # whose connections died is asked again once Redis is back
         remotes = self.bus.remotes()
         alive = await self.bus.alive({r.node for r in remotes} - {self.node})
         for remote in remotes:
@@ -155,6 +162,8 @@ class Cluster:
         if owner is None:
             return False
         live = self.hub.tables.get(table_id)
+        if not self.bus.available and not (owner == self.node and live is not None):
+            raise ConnectionError("Redis cannot be reached")  # answered ``unavailable``
         if owner == self.node and live is not None:  # it moved here
             self.hub._table_command(conn, live, op, fields)
             return True
@@ -264,6 +273,16 @@ class Cluster:
             self.bus.broadcast({"k": "lobby"})
         except Exception as e:
             log.info("lobby row of %s not published (%s)", table_id, e)
+
+    def _republish(self) -> None:
+        """Redis is back (perhaps empty, it keeps nothing on disk): publish this process's
+        lobby rows again and read the others'."""
+        for table_id in list(self.hub.lobby.published):
+            live = self.hub.tables.get(table_id)
+            if live is not None and live.summary is not None:
+                self.publish_row(table_id, live.summary)
+        self._scan_now.set()
+        self.bus.broadcast({"k": "lobby"})
 
     async def _refresh_lobby(self) -> None:
         """Read every process's lobby rows (those of live processes only)."""

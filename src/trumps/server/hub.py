@@ -223,6 +223,8 @@ class Hub:
             return False, "stopping"
         if not self.committer.available:
             return False, "the game store cannot be reached"
+        if self.cluster is not None and not self.cluster.available:
+            return False, "Redis cannot be reached"
         return True, "ready"
 
     # -- connections ------------------------------------------------------------------------
