@@ -54,3 +54,4 @@ class Connection:
         """Ask the transport to close (a None in the outbox)."""
         if not self.closed:
             self.closed = True
+            self.outbox.put_nowait(None)
