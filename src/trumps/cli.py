@@ -289,8 +289,10 @@ cli.add_command(solve)
 @click.option(
     "--db",
     metavar="URL",
+    envvar="TRUMPS_DB",
     help="SQLAlchemy URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
-    "(default: an SQLite file in the user's data directory).",
+    "(default: an SQLite file in the user's data directory; env TRUMPS_DB, which keeps "
+    "a password off the command line).",
 )
 @click.option(
     "--secret-file",
