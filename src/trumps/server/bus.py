@@ -81,12 +81,22 @@ class Bus:
         self.on_message = on_message
         self.on_reconnect: Callable[[], None] | None = None  # Redis is back after a loss
         self.redis: redis.Redis = redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-        self.available = False
+        self._reachable = False  # the last command to Redis succeeded
+        self._listening = False  # subscribed to this node's channels
         self._queue: list[tuple[str, dict[str, Any]]] = []
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._remotes: dict[tuple[str, int], RemoteConn] = {}
         self.sent = 0  # publishes made (for stats)
+
+    @property
+    def available(self) -> bool:
+        """Redis answers and this node hears its channels (what it sends may arrive)."""
+        return self._reachable and self._listening
+
+    @available.setter
+    def available(self, value: bool) -> None:
+        self._reachable = value
 
     # -- life cycle ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -94,6 +104,7 @@ class Bus:
         await self.redis.ping()
         await self._beat_once()
         self.available = True
+        self._listening = True  # (subscribed below, before the first message can matter)
         self._tasks = [
             asyncio.create_task(self._listen(), name="bus-listen"),
             asyncio.create_task(self._send_loop(), name="bus-send"),
@@ -170,6 +181,7 @@ class Bus:
                 if delay > 0.1 or not self.available:  # back after a loss
                     await self._beat_once()
                     self.available = True
+                    self._listening = True
                     log.warning("Redis is back")
                     if self.on_reconnect is not None:
                         self.on_reconnect()
@@ -191,6 +203,7 @@ class Bus:
                 if self.available:
                     log.error("lost Redis (%s); reconnecting", e)
                 self.available = False
+                self._listening = False
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(delay)
