@@ -23,6 +23,7 @@ from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import (
     Error,
     Event,
+    Rematch,
     ServerMessage,
     TableList,
     TableState,
@@ -85,6 +86,7 @@ def _decoded(msg: ServerMessage | str) -> Any:
         "error": Error,
         "table_list": TableList,
         "waiting": Waiting,
+        "rematch": Rematch,
     }
     kind = kinds.get(data["type"])
     return msgspec.convert(data, kind) if kind else data
@@ -210,5 +212,44 @@ def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
         moved = await play_one(a if mover is ana else b, mover, table_id)
         [stored] = [t for t in await store.running_tables() if t.table_id == table_id]
         assert stored.record["actions"] == [moved.action]
+
+    run(body)
+
+
+def test_rematch_offer_and_table_limit_work_across_processes() -> None:
+    """A rematch asked on the owner reaches the other player on the other process, who
+    sits at the new table from there; a player's unfinished tables count on every process."""
+
+    async def body(a: Hub, b: Hub, _store: SqlStore) -> None:
+        ana, _ = await hello(a, "Ana")
+        rui, welcome = await hello(b, "Rui")
+        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+        old = (await next_of(ana, TableState)).table_id
+        await said(b, rui, {"type": "join_table", "table_id": old})
+        await next_of(rui, TableState)
+        await said(b, rui, {"type": "resign", "table_id": old})
+        while (await next_of(ana, Event)).kind != "resign":
+            pass
+        await said(a, ana, {"type": "rematch", "table_id": old})
+        new = (await next_of(ana, TableState)).table_id
+        offer = await next_of(rui, Rematch)
+        assert (offer.table_id, offer.new_table_id, offer.by) == (old, new, "Ana")
+        await said(b, rui, {"type": "rematch", "table_id": old})
+        joined = await next_of(rui, TableState)
+        assert joined.table_id == new and joined.seat == 1
+        # Rui sits at a table A owns; the tables Rui makes on B count with it.
+        limit = b.options.max_open_tables
+        for _ in range(limit - 1):
+            await said(b, rui, {"type": "create_table", "game": "kozyri",
+                                "seats": ["human", "human"]})  # fmt: skip
+            await next_of(rui, TableState)
+        assert await a.store.open_tables(int(welcome.player_id)) == limit
+        other, _ = await hello(a, "Rui", welcome.resume_token)  # the same player, on A
+        await said(a, other, {"type": "play_computer", "game": "kozyri"})
+        while True:
+            refused = _decoded(await other.outbox.get())
+            if isinstance(refused, Error):
+                break
+        assert refused.code == "rate_limited"
 
     run(body)
