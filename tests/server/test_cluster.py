@@ -247,7 +247,9 @@ def test_rematch_offer_and_table_limit_work_across_processes() -> None:
         other, _ = await hello(a, "Rui", welcome.resume_token)  # the same player, on A
         await said(a, other, {"type": "play_computer", "game": "kozyri"})
         while True:
-            refused = _decoded(await other.outbox.get())
+            raw = await other.outbox.get()
+            assert raw is not None
+            refused = _decoded(raw)
             if isinstance(refused, Error):
                 break
         assert refused.code == "rate_limited"
