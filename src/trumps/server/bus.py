@@ -38,6 +38,7 @@ log = logging.getLogger("trumps.server.bus")
 
 ALIVE_TTL: Final = 3  # seconds a node's heartbeat key outlives its last beat
 BEAT_EVERY: Final = 1.0  # seconds between heartbeats
+SEND_TRIES: Final = 3  # publishes of one batch before it is given up
 PREFIX: Final = "trumps:"  # of every key and channel (several services may share a Redis)
 
 _json = msgspec.json.Encoder()
@@ -156,20 +157,27 @@ class Bus:
             grouped: dict[str, list[dict[str, Any]]] = {}
             for node, payload in batch:
                 grouped.setdefault(node, []).append(payload)
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for node, payloads in grouped.items():
-                        pipe.publish(self._channel(node), _json.encode(payloads))
-                    await pipe.execute()
-                self.sent += len(grouped)
-                if not self.available:
-                    log.warning("Redis is back")
-                self.available = True
-            except Exception as e:  # what was in flight is lost; clients resync on a gap
-                if self.available:
-                    log.error("Redis failed (%s); messages to other processes are lost", e)
-                self.available = False
-                await asyncio.sleep(0.5)
+            for attempt in range(SEND_TRIES):
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for node, payloads in grouped.items():
+                            pipe.publish(self._channel(node), _json.encode(payloads))
+                        await pipe.execute()
+                    self.sent += len(grouped)
+                    self.available = True
+                    break
+                except Exception as e:
+                    # A connection from before a Redis restart fails once, then a new one
+                    # is made: try again at once.  Beyond that, what was in flight is lost
+                    # (clients see the gap in the event numbers and resync).
+                    await self._fresh_connections()
+                    if attempt == SEND_TRIES - 1:
+                        if self.available:
+                            log.error("Redis failed (%s); messages to other processes lost", e)
+                        self.available = False
+                        await asyncio.sleep(0.5)
+                    else:
+                        await asyncio.sleep(0.05 * (attempt + 1))
 
     # -- receiving -----------------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -179,6 +187,7 @@ class Bus:
             try:
                 await pubsub.subscribe(self._channel(self.node), self._channel("*"))
                 if delay > 0.1 or not self.available:  # back after a loss
+                    await self._fresh_connections()
                     await self._beat_once()
                     self.available = True
                     self._listening = True
@@ -208,6 +217,11 @@ class Bus:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
+
+    async def _fresh_connections(self) -> None:
+        """Drop the idle pooled connections: after Redis restarted they are all dead."""
+        with contextlib.suppress(Exception):
+            await self.redis.connection_pool.disconnect(inuse_connections=False)
 
     # -- liveness ------------------------------------------------------------------------------
     async def _beat_once(self) -> None:
