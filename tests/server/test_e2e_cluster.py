@@ -333,3 +333,26 @@ def test_a_clean_stop_hands_the_tables_over_at_once_and_freezes_no_clock(
         assert took < 3.0, f"the handover took {took:.1f} s: as long as a lease"
 
     run(main)
+
+
+def test_a_player_whose_process_dies_is_shown_gone_at_a_table_elsewhere(
+    service: Service,
+) -> None:
+    """Rui is connected to B, the table is owned by A: B is killed, and A — hearing B's
+    heartbeat stop — marks Rui's seat as left (the grace period starts), as for a lost
+    connection on A itself; Rui comes back through A and has the seat again."""
+
+    async def main() -> None:
+        ana, rui = await _table_across(service, "A")
+        await play([ana, rui], 2)
+        rui_seat = rui.latest()["seat"] if rui.latest()["type"] == "table_state" else None
+        service.procs["B"].kill9()
+        left = await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "leave")
+        assert rui_seat is None or left["seat"] == rui_seat
+        await rui.move_to(service.procs["A"])
+        back = await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "return")
+        assert back["seat"] == left["seat"]
+        await play([ana, rui], 2)
+        consistent([ana, rui], await service.stored(ana.table_id))
+
+    run(main)
