@@ -39,13 +39,15 @@ from typing import Annotated, Any, Final
 import msgspec
 from msgspec import Meta
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trumps.records import play_recorded, replay
+from trumps.server.assets import Assets
 from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords, Tokens
 from trumps.server.catalog import catalog_endpoint
 from trumps.server.hub import Connection, Hub, HubOptions
@@ -115,6 +117,7 @@ class _Server:
 
     def __init__(self, settings: ServerSettings, store: Store | None = None) -> None:
         self.settings = settings
+        self.assets = Assets(settings.static) if settings.static is not None else None
         self.store: Store = store or SqlStore(settings.db)
         self.tokens = Tokens(settings.secret)
         self.passwords = Passwords()
@@ -385,12 +388,10 @@ class _Server:
             return _fail(404, "no_such_language", f"no translations for {lang[:20]!r}")
         return Response(found, media_type="application/json", headers={"cache-control": "no-cache"})
 
-    async def index(self, _request: Request) -> Response:
-        if self.settings.static is None:
+    async def index(self, request: Request) -> Response:
+        if self.assets is None:
             return PlainTextResponse("trumps server: the page is not installed; see /api/schema")
-        return FileResponse(
-            self.settings.static / "index.html", headers={"cache-control": "no-cache"}
-        )
+        return await self.assets.index(request)
 
 
 def create_app(settings: ServerSettings, store: Store | None = None) -> Starlette:
@@ -400,11 +401,13 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
     def route(path: str, fn: Callable[[Request], Awaitable[Response]], methods: list[str]) -> Route:
         return Route(path, fn, methods=methods)
 
-    static = (
-        [Mount("/static", app=StaticFiles(directory=settings.static), name="static")]
-        if settings.static is not None
-        else []
-    )
+    static = []
+    if server.assets is not None:
+        assets = server.assets
+        static = [
+            Mount(assets.prefix, app=assets.versioned, name="static"),
+            Mount("/static", app=assets.plain, name="static-plain"),
+        ]
     app = Starlette(
         routes=[
             route("/", server.index, ["GET"]),
@@ -423,6 +426,8 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             *static,
         ],
         lifespan=server.lifespan,
+        # Text, JSON and SVG compressed (fonts and images already are: left alone).
+        middleware=[Middleware(GZipMiddleware, minimum_size=500, compresslevel=6)],
     )
     app.state.server = server
     return app

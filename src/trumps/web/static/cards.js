@@ -23,13 +23,15 @@ export function setDeck4(on) {
 }
 setDeck4(fourColor);
 
-const src = (code) => `/static/cards/${fourColor ? "4color" : "2color"}/${code}.svg`;
+// Relative to this module, so the files come from the same (versioned, cached) place.
+const asset = (path) => new URL(path, import.meta.url).pathname;
+const src = (code) => asset(`./cards/${fourColor ? "4color" : "2color"}/${code}.svg`);
 
 /** The picture of a card, or of a card's back when code is null. Decorative: the element
  *  around it carries the spoken name. */
 export function cardImage(code) {
   return el("img", {
-    class: "card-img", src: code ? src(code) : "/static/cards/back.svg", alt: "", draggable: "false",
+    class: "card-img", src: code ? src(code) : asset("./cards/back.svg"), alt: "", draggable: "false",
   });
 }
 
