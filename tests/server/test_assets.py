@@ -13,7 +13,7 @@ from trumps.server.app import ServerSettings, create_app
 from trumps.web import STATIC
 
 
-class client:  # noqa: N801 - used like a function
+class client:  # used like a function
     """GETs on the app in memory (no lifespan: files need no store)."""
 
     def __init__(self) -> None:
