@@ -252,3 +252,40 @@ def test_a_table_taken_over_elsewhere_stops_here_and_tells_nobody(tmp_path: Path
         assert running.record["actions"] == [] and running.fence == 1
 
     run(tmp_path, body)
+
+
+def test_the_health_counts_show_the_queues(tmp_path: Path) -> None:
+    """``Hub.stats`` (``/healthz``) counts the writes waiting for the store and the messages
+    waiting in the outboxes: a held commit shows as one queued write, and its move's
+    messages, once it is stored, as queued messages until they are read."""
+
+    async def body(hub: Hub, store: GatedStore) -> None:
+        table_id, a, b, start = await two_player_table(hub)
+        mover = a if start.to_move == 0 else b
+        await said(hub, mover, {"type": "resync", "table_id": table_id, "last_event": 0})
+        snap = await next_of(mover, TableState)
+        for conn in (a, b):
+            while not conn.outbox.empty():
+                conn.outbox.get_nowait()
+        before = hub.stats()
+        assert before["commit_queue"] == 0 and before["outbox"] == 0
+        assert before["writes"] >= before["transactions"] >= 1
+        store.gate.clear()
+        store.waiting.clear()
+        await said(
+            hub,
+            mover,
+            {"type": "action", "table_id": table_id, "action": snap.legal[0],
+             "expected": snap.event},
+        )  # fmt: skip
+        await store.waiting.wait()
+        held = hub.stats()
+        assert held["commit_queue"] == 1 and held["outbox"] == 0
+        store.gate.set()
+        await next_of(a, Event)  # stored: the event reaches both; b's is still queued
+        after = hub.stats()
+        assert after["commit_queue"] == 0
+        assert after["outbox"] == after["outbox_max"] == b.outbox.qsize() >= 1
+        assert after["transactions"] == before["transactions"] + 1
+
+    run(tmp_path, body)

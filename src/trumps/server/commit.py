@@ -47,6 +47,7 @@ class GroupCommit:
         self.transactions = 0  # committed so far (for stats)
         self.writes = 0
         self._pending: list[_Item] = []
+        self._committing = 0  # writes in the transaction under way
         self._task: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -65,11 +66,19 @@ class GroupCommit:
             if self.window > 0:
                 await asyncio.sleep(self.window)  # gather the writes of this moment
             batch, self._pending = self._pending, []
+            self._committing = len(batch)
             try:
                 await self._commit(batch)
             except asyncio.CancelledError:
                 self._fail(batch, CommitClosed("the server stopped before this was stored"))
                 raise
+            finally:
+                self._committing = 0
+
+    @property
+    def queued(self) -> int:
+        """Writes waiting to be stored: gathering, or in the transaction under way."""
+        return len(self._pending) + self._committing
 
     async def _commit(self, batch: list[_Item]) -> None:
         delay = RETRY_FIRST

@@ -659,10 +659,18 @@ class Hub:
         return [msgspec.to_builtins(s) for s in self.lobby.summaries(game)]
 
     def stats(self) -> Mapping[str, Any]:
+        """Counts for ``/healthz``; the queues (messages waiting in connections' outboxes,
+        writes waiting for the store) show a process falling behind."""
+        backlog = [c.outbox.qsize() for c in self.connections]
         return {
             "connections": len(self.connections),
             "tables": len(self.tables),
             "running": sum(1 for t in self.tables.values() if t.table.started and not t.table.over),
+            "outbox": sum(backlog),
+            "outbox_max": max(backlog, default=0),
+            "commit_queue": self.committer.queued,
+            "transactions": self.committer.transactions,
+            "writes": self.committer.writes,
             "time": time.time(),
         }
 
