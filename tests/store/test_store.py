@@ -18,7 +18,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import insert, inspect, select, text
+from sqlalchemy import insert, inspect, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -717,5 +717,29 @@ def test_leases_give_each_running_table_one_owner_at_a_time(db: Db) -> None:
         everything = await store.claim_tables("D", 5, everything=True)
         assert sorted(t.table_id for t in everything) == ["bots", "t"]
         assert {t.table_id: t.fence for t in everything} == {"t": 3, "bots": 2}
+
+    db.on_store(body)
+
+
+def test_renewing_leases_never_waits_for_a_table_being_written(db: Db) -> None:
+    """PostgreSQL: a renewal that waited for the rows a commit holds, locking them in
+    another order, deadlocked with it (and leases ran out under load); it skips those rows
+    — the commit renews them — and still reports every table the process owns."""
+    if db.backend != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing to deadlock")
+
+    async def body(store: SqlStore) -> None:
+        records = [record_of(trumps.new_game("kozyri", seed=s)) for s in (1, 2)]
+        await store.commit_tables(
+            [TableWrite(f"t{i}", r, owner="A", lease=60) for i, r in enumerate(records)]
+        )
+        other = SqlStore(db.url, **db.options)
+        db.stores.append(other)
+        async with other._engine.connect() as conn:
+            await conn.begin()  # a commit in flight holds t0's row
+            await conn.execute(update(games).where(games.c.table_id == "t0").values(meta={}))
+            owned = await asyncio.wait_for(store.renew_leases("A", 60), 5)
+            await conn.rollback()
+        assert owned == {"t0", "t1"}
 
     db.on_store(body)

@@ -610,11 +610,12 @@ class Hub:
     async def table_write(self, table: Table) -> int:
         """Store what changed at ``table`` with the other tables' writes (group commit)."""
         write = table.pending_write()
-        if not table._created:  # the first write: this process owns the new table
-            live = self.tables.get(table.table_id)
-            write = dataclasses.replace(
-                write, owner=self.node, lease=LEASE, creator=live.creator if live else None
-            )
+        # This process owns the table: the write renews the lease (and a first write makes
+        # the row, with its creator).
+        live = self.tables.get(table.table_id)
+        write = dataclasses.replace(
+            write, owner=self.node, lease=LEASE, creator=live.creator if live else None
+        )
         result = await self.committer.write(write)
         if isinstance(result, Fenced):  # another process owns the table now
             self._drop(table.table_id)

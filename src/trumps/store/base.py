@@ -141,7 +141,7 @@ class TableWrite:
     player_ids: Sequence[int | None] | None = None
     meta: Mapping[str, Any] | None = None
     fence: int = 0
-    owner: str | None = None  # the first write: the owning process, for ``lease`` seconds
+    owner: str | None = None  # the owning process: the write renews its lease by ``lease`` s
     lease: float = 0.0
     creator: int | None = None  # the first write: the player who made the table
 
@@ -267,7 +267,8 @@ class Store(ABC):
 
     @abstractmethod
     async def renew_leases(self, owner: str, lease: float) -> set[str]:
-        """Extend the leases ``owner`` holds by ``lease`` seconds from now; the ids of the
+        """Extend the leases ``owner`` holds by ``lease`` seconds from now (a table being
+        written just now may be left to that write, which renews it too); the ids of the
         tables it still owns (one taken over meanwhile is not among them)."""
 
     @abstractmethod

@@ -325,6 +325,8 @@ class SqlStore(Store):
                         continue
                     if not finished:
                         del values["actions"], values["rules"], values["seed"], values["game"]
+                        if w.owner is not None and w.lease > 0:  # every write renews the lease
+                            values["lease_until"] = self._now() + w.lease
                     result = await conn.execute(
                         update(games)
                         .where(games.c.id == row[0], games.c.fence == w.fence)
@@ -399,14 +401,20 @@ class SqlStore(Store):
         return [t for t in await self._running(got) if t.game_id in got]
 
     async def renew_leases(self, owner: str, lease: float) -> set[str]:
+        mine = (games.c.status == RUNNING) & (games.c.owner == owner)
         async with self._engine.begin() as conn:
-            rows = await conn.execute(
+            owned = {row[0] for row in await conn.execute(select(games.c.table_id).where(mine))}
+            # Rows a commit is writing just now are skipped, not waited for (waiting on them
+            # in another order than the commit deadlocks): that commit renews them itself.
+            free = select(games.c.id).where(mine)
+            if self._engine.dialect.name == "postgresql":
+                free = free.with_for_update(skip_locked=True)
+            await conn.execute(
                 update(games)
-                .where(games.c.status == RUNNING, games.c.owner == owner)
+                .where(games.c.id.in_(free), mine)
                 .values(lease_until=self._now() + lease)
-                .returning(games.c.table_id)
             )
-            return {row[0] for row in rows}
+        return owned
 
     async def release_tables(self, owner: str) -> None:
         async with self._engine.begin() as conn:
