@@ -743,3 +743,35 @@ def test_renewing_leases_never_waits_for_a_table_being_written(db: Db) -> None:
         assert owned == {"t0", "t1"}
 
     db.on_store(body)
+
+
+def test_a_write_naming_its_row_is_fenced_and_finished_like_any_other(db: Db) -> None:
+    """The shortcut of naming the row (no lookup) checks the same: a stale fence or a
+    finished game refuses the write, a good one appends."""
+
+    async def body(store: SqlStore) -> None:
+        game = trumps.new_game("kozyri", seed=12)
+        [gid] = await store.commit_tables([TableWrite("t", record_of(game), fence=2)])
+        assert isinstance(gid, int)
+        events = _moves(game, 0, 1)
+        [stale] = await store.commit_tables(
+            [TableWrite("t", record_of(game), events, fence=1, game_id=gid)]
+        )
+        assert isinstance(stale, Fenced)
+        good = TableWrite("t", record_of(game), events, fence=2, game_id=gid)
+        assert await store.commit_tables([good]) == [gid]
+        [table] = await store.running_tables()
+        assert table.record["actions"] == game.history and table.events == events
+        while not game.is_over:
+            game.play(game.legal_actions()[0])
+        plies = [
+            TableEvent(2 + i, "action", 0, a, False, 1 + i) for i, a in enumerate(game.history[1:])
+        ]
+        done = TableWrite("t", record_of(game), plies, fence=2, game_id=gid)
+        assert await store.commit_tables([done]) == [gid]
+        [after] = await store.commit_tables(
+            [TableWrite("t", record_of(game), fence=2, game_id=gid)]
+        )
+        assert isinstance(after, Fenced)  # the game is finished
+
+    db.on_store(body)

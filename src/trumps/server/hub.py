@@ -620,7 +620,7 @@ class Hub:
         if isinstance(result, Fenced):  # another process owns the table now
             self._drop(table.table_id)
             raise result
-        table.wrote(write)
+        table.wrote(write, result)
         if write.record["outcome"] is not None:  # the game is stored: a last look, then gone
             live = self.tables.get(table.table_id)
             if live is not None:

@@ -70,11 +70,13 @@ class Persisted(BotPlay):
             player_ids=None if ids == self._saved_ids else ids,
             meta=self.meta(),
             fence=self.fence,
+            game_id=self.game_row,
         )
 
-    def wrote(self, write: TableWrite) -> None:
-        """``write`` (from ``pending_write``) is durable."""
+    def wrote(self, write: TableWrite, game_id: int) -> None:
+        """``write`` (from ``pending_write``) is durable, in row ``game_id``."""
         self._created = True
+        self.game_row = game_id
         self._saved_events += len(write.events)
         del self._chat_unsaved[: len(write.chat)]
         if write.player_ids is not None:
@@ -87,6 +89,7 @@ class Persisted(BotPlay):
         player_ids: Sequence[int | None],
         fence: int,
         chat_count: int,
+        game_id: int,
     ) -> None:
         """The stored log of a resumed table: its events, latest chat, accounts and fence."""
         self.events = [
@@ -104,4 +107,5 @@ class Persisted(BotPlay):
         self.chat_count = max(chat_count, chat[-1].number if chat else 0)
         self._saved_ids = list(player_ids)
         self.fence = fence
+        self.game_row = game_id
         self._created = True

@@ -224,6 +224,7 @@ class Table(Persisted):
                 stored.player_ids,
                 stored.fence,
                 int(meta.get("chat_count", 0)),
+                stored.game_id,
             )
         return table
 

@@ -108,7 +108,8 @@ class TableBase:
         self._chat_unsaved: list[ChatLine] = []
         self._saved_events = 0  # how many of ``events`` are stored
         self._saved_ids: list[int | None] | None = None  # the seats' accounts last stored
-        self._created = False  # the store has the table's row
+        self._created = False  # the store has the table's row …
+        self.game_row: int | None = None  # … with this id
         self.abandoned = False  # a change could not be stored: the task ended
         self._held: list[tuple[Outbox, ServerMessage]] | None = None  # sent once durable
 

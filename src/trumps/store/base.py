@@ -144,6 +144,7 @@ class TableWrite:
     owner: str | None = None  # the owning process: the write renews its lease by ``lease`` s
     lease: float = 0.0
     creator: int | None = None  # the first write: the player who made the table
+    game_id: int | None = None  # the row, as an earlier write returned it (saves a lookup)
 
 
 @dataclass(frozen=True)

@@ -291,8 +291,12 @@ class SqlStore(Store):
         checked = [(w, *_check_write(w), _seats(w.record, w.player_ids)) for w in writes]
         results: list[int | Fenced] = []
         async with self._engine.begin() as conn:
-            ids = list({w.table_id for w in writes})
-            found: dict[str, tuple[int, str, int]] = {}
+            # A write naming its row (the id an earlier write returned) needs no lookup:
+            # its UPDATE checks status and fence itself.
+            found: dict[str, tuple[int, str, int]] = {
+                w.table_id: (w.game_id, RUNNING, w.fence) for w in writes if w.game_id is not None
+            }
+            ids = list({w.table_id for w in writes if w.game_id is None})
             if ids:
                 rows = await conn.execute(
                     select(games.c.table_id, games.c.id, games.c.status, games.c.fence).where(
@@ -329,7 +333,11 @@ class SqlStore(Store):
                             values["lease_until"] = self._now() + w.lease
                     result = await conn.execute(
                         update(games)
-                        .where(games.c.id == row[0], games.c.fence == w.fence)
+                        .where(
+                            games.c.id == row[0],
+                            games.c.fence == w.fence,
+                            games.c.status == RUNNING,
+                        )
                         .values(values)
                         .returning(games.c.id)
                     )
