@@ -17,9 +17,7 @@ class client:  # used like a function
     """GETs on the app in memory (no lifespan: files need no store)."""
 
     def __init__(self) -> None:
-        settings = ServerSettings(
-            db="sqlite+aiosqlite:///:memory:", secret="s" * 32, static=STATIC
-        )
+        settings = ServerSettings(db="sqlite+aiosqlite:///:memory:", secret="s" * 32, static=STATIC)
         self.app = create_app(settings)
 
     def get(self, path: str, **kwargs: Any) -> httpx.Response:

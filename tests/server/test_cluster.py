@@ -9,13 +9,10 @@ SIGKILL) are tested end to end in ``test_e2e_cluster.py``.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
-from typing import Any
-
-import msgspec
 
 from server.e2e import postgres_database
+from server.hubkit import decoded, hello, next_of, said
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
 from store.postgres import need_postgres
 from trumps.server.auth import Tokens
@@ -24,11 +21,9 @@ from trumps.server.protocol import (
     Error,
     Event,
     Rematch,
-    ServerMessage,
     TableList,
     TableState,
     Waiting,
-    Welcome,
 )
 from trumps.store import SqlStore
 
@@ -69,46 +64,6 @@ def run(body: Callable[[Hub, Hub, SqlStore], Awaitable[None]]) -> None:
                 await store_b.close()
 
         asyncio.run(main())
-
-
-async def said(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
-    await hub.handle(conn, json.dumps(msg))
-
-
-def _decoded(msg: ServerMessage | str) -> Any:
-    """A message as a table sent it; one from another process arrives as JSON text."""
-    if not isinstance(msg, str):
-        return msg
-    data = json.loads(msg)
-    kinds = {
-        "event": Event,
-        "table_state": TableState,
-        "error": Error,
-        "table_list": TableList,
-        "waiting": Waiting,
-        "rematch": Rematch,
-    }
-    kind = kinds.get(data["type"])
-    return msgspec.convert(data, kind) if kind else data
-
-
-async def next_of(conn: Connection, kind: type[Any]) -> Any:
-    while True:
-        raw = await conn.outbox.get()
-        assert raw is not None, "the connection was closed"
-        msg = _decoded(raw)
-        if isinstance(msg, kind):
-            return msg
-        assert not isinstance(msg, Error), msg
-
-
-async def hello(hub: Hub, name: str, token: str | None = None) -> tuple[Connection, Welcome]:
-    conn = hub.connect()
-    msg: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
-    if token:
-        msg["resume_token"] = token
-    await said(hub, conn, msg)
-    return conn, await next_of(conn, Welcome)
 
 
 async def play_one(hub: Hub, conn: Connection, table_id: str) -> Event:
@@ -249,7 +204,7 @@ def test_rematch_offer_and_table_limit_work_across_processes() -> None:
         while True:
             raw = await other.outbox.get()
             assert raw is not None
-            refused = _decoded(raw)
+            refused = decoded(raw)
             if isinstance(refused, Error):
                 break
         assert refused.code == "rate_limited"

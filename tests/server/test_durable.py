@@ -8,17 +8,16 @@ fail like an unreachable database.  No sleeps: the tests wait on the gate's own 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
+from server.hubkit import hello, next_of, said
 from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import ChatPosted, Error, Event, ServerMessage, TableState, Welcome
+from trumps.server.protocol import ChatPosted, Error, Event, TableState, Welcome
 from trumps.store import Fenced, SqlStore, TableWrite
 from trumps.store._tables import games
 
@@ -70,28 +69,6 @@ def run(tmp_path: Path, body: Callable[[Hub, GatedStore], Awaitable[None]]) -> N
             await store.close()
 
     asyncio.run(main())
-
-
-async def said(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
-    await hub.handle(conn, json.dumps(msg))
-
-
-async def next_of(conn: Connection, kind: type[ServerMessage]) -> Any:
-    while True:
-        msg = await conn.outbox.get()
-        assert msg is not None, "the connection was closed"
-        if isinstance(msg, kind):
-            return msg
-        assert not isinstance(msg, Error), msg
-
-
-async def hello(hub: Hub, name: str, token: str | None = None) -> tuple[Connection, Welcome]:
-    conn = hub.connect()
-    msg: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
-    if token:
-        msg["resume_token"] = token
-    await said(hub, conn, msg)
-    return conn, await next_of(conn, Welcome)
 
 
 async def two_player_table(hub: Hub) -> tuple[str, Connection, Connection, Event]:

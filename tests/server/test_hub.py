@@ -7,11 +7,11 @@ resuming from the store, write-behind, and what a restart does to clocks and tak
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from server.hubkit import hello, next_of, said
 from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import (
@@ -20,9 +20,7 @@ from trumps.server.protocol import (
     GameOver,
     Hint,
     Rematch,
-    ServerMessage,
     TableState,
-    Welcome,
 )
 from trumps.store import SqlStore
 
@@ -42,28 +40,6 @@ def run(tmp_path: Path, body: Callable[[Hub, SqlStore], Awaitable[None]]) -> Non
             await store.close()
 
     asyncio.run(main())
-
-
-async def said(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
-    await hub.handle(conn, json.dumps(msg))
-
-
-async def next_of(conn: Connection, kind: type[ServerMessage]) -> Any:
-    while True:
-        msg = await conn.outbox.get()
-        assert msg is not None, "the connection was closed"
-        if isinstance(msg, kind):
-            return msg
-        assert not isinstance(msg, Error), msg
-
-
-async def hello(hub: Hub, name: str, token: str | None = None) -> tuple[Connection, Welcome]:
-    conn = hub.connect()
-    msg: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
-    if token:
-        msg["resume_token"] = token
-    await said(hub, conn, msg)
-    return conn, await next_of(conn, Welcome)
 
 
 def test_a_player_may_have_ten_unfinished_tables(tmp_path: Path) -> None:
