@@ -5,6 +5,7 @@ the page.  Every test runs on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 from server.e2e import Client, Msg, ServerProc, connected, run
@@ -191,8 +192,9 @@ def test_the_page_and_its_assets_are_served(serve: Serve) -> None:
     server = serve()
     page = server.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert '<script type="module" src="/static/app.js"' in page.text
-    script = server.get("/static/app.js")
+    found = re.search(r'<script type="module" src="(/static/v-[0-9a-f]+/app\.js)"', page.text)
+    assert found is not None, "the page names its script under the versioned prefix"
+    script = server.get(found.group(1))
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     assert "new WebSocket" in script.text
     assert server.get("/static/style.css").status_code == 200

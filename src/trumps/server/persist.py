@@ -84,6 +84,7 @@ class Persisted(BotPlay):
 
     def _restore(
         self,
+        *,
         events: Sequence[TableEvent],
         chat: Sequence[ChatLine],
         player_ids: Sequence[int | None],

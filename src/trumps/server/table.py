@@ -219,12 +219,12 @@ class Table(Persisted):
                 table.clock.left[s] = float(clocks[s])
         if stored is not None:
             table._restore(
-                stored.events,
-                stored.chat,
-                stored.player_ids,
-                stored.fence,
-                int(meta.get("chat_count", 0)),
-                stored.game_id,
+                events=stored.events,
+                chat=stored.chat,
+                player_ids=stored.player_ids,
+                fence=stored.fence,
+                chat_count=int(meta.get("chat_count", 0)),
+                game_id=stored.game_id,
             )
         return table
 
