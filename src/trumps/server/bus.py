@@ -29,6 +29,8 @@ from typing import Any, Final
 
 import msgspec
 import redis.asyncio as redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
 from trumps.server.protocol import ServerMessage, TableState, encode
 
@@ -81,7 +83,13 @@ class Bus:
         self.url, self.node, self.prefix = url, node, prefix
         self.on_message = on_message
         self.on_reconnect: Callable[[], None] | None = None  # Redis is back after a loss
-        self.redis: redis.Redis = redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        # A command on a connection Redis closed (it restarted) is tried again on a new one.
+        self.redis: redis.Redis = redis.from_url(
+            url,
+            socket_timeout=5,
+            socket_connect_timeout=5,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=3),
+        )
         self._reachable = False  # the last command to Redis succeeded
         self._listening = False  # subscribed to this node's channels
         self._queue: list[tuple[str, dict[str, Any]]] = []
