@@ -48,3 +48,15 @@ def need_redis() -> None:
 
 def fresh_prefix() -> str:
     return f"trumps-test-{uuid.uuid4().hex[:10]}:"
+
+
+def need_redis_server() -> None:
+    """Skip without the ``redis-server`` program (tests that start their own Redis)."""
+    import shutil
+
+    if shutil.which("redis-server") is not None:
+        return
+    reason = "the redis-server program is not installed"
+    if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
+        pytest.fail(f"{reason}, and {REQUIRE_ENV} is set: install redis-server", pytrace=False)
+    pytest.skip(f"{reason}; set {REQUIRE_ENV}=1 to make this a failure")

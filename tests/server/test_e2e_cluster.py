@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from server.e2e import Client, Msg, RedisProc, ServerProc, connected, postgres_database, run
+from server.redis_env import need_redis_server
 from store.postgres import need_postgres
 from trumps.store import SqlStore
 
@@ -58,6 +59,7 @@ class Service:
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Service]:
     need_postgres()
+    need_redis_server()
     redis = RedisProc(tmp_path).start()
     try:
         with postgres_database() as db:
