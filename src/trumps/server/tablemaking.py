@@ -1,0 +1,312 @@
+"""The hub's table requests: creating tables, quick match, rematches, and a connection's
+requests at a table — here, or passed to the process that owns it (``trumps.server.cluster``).
+
+``TableRequests`` is a part of ``Hub`` (``trumps.server.hub``), kept in its own module; it
+uses the hub's tables, options, lobby, quick-match queue and cluster.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from trumps.errors import TrumpsError
+from trumps.games import Game, new_game
+from trumps.server.bots import BotRunner
+from trumps.server.bus import RemoteConn
+from trumps.server.connection import Connection
+from trumps.server.lobby import LiveTable, Lobby, QuickMatches, rules_key
+from trumps.server.protocol import (
+    Action,
+    ChatSend,
+    ClientMessage,
+    CreateTable,
+    ErrorCode,
+    HintAsk,
+    JoinTable,
+    LeaveTable,
+    QuickMatch,
+    Rematch,
+    RematchAsk,
+    Resign,
+    Resync,
+    Spectate,
+    Waiting,
+)
+from trumps.server.table import (
+    Act,
+    Chat,
+    Disconnect,
+    HintCmd,
+    Join,
+    Leave,
+    ResignCmd,
+    ResyncCmd,
+    Table,
+    TableConfig,
+)
+from trumps.store import Store
+
+if TYPE_CHECKING:
+    from trumps.server.cluster import Cluster
+    from trumps.server.hub import HubOptions
+
+__all__ = ["Peer", "TableRequests"]
+
+Peer = Connection | RemoteConn  # a connection here, or one on another process
+
+
+class TableRequests:
+    """Requests that make tables or act at them (a part of ``Hub``)."""
+
+    store: Store
+    options: HubOptions
+    tables: dict[str, LiveTable]
+    connections: set[Connection]
+    matches: QuickMatches
+    lobby: Lobby
+    runner: BotRunner
+    cluster: Cluster | None
+    node: str
+    _seeds: itertools.count[int]
+
+    def conn_by_id(self, conn_id: int) -> Connection | None:
+        raise NotImplementedError
+
+    def _error(
+        self, conn: Peer, code: ErrorCode, message: str, table_id: str | None = None
+    ) -> None:
+        raise NotImplementedError
+
+    def _spawn(self, coro: Any) -> None:
+        raise NotImplementedError
+
+    # -- tables ------------------------------------------------------------------------------
+    def _new_seed(self) -> int:
+        if self.options.seed is None:
+            return secrets.randbits(63)
+        return self.options.seed + next(self._seeds)
+
+    async def _open_tables(self, player: int | None) -> int:
+        """Unfinished tables ``player`` created or sits at (on any process)."""
+        if self.cluster is not None and player is not None:
+            return await self.store.open_tables(player)
+        return sum(
+            1
+            for live in self.tables.values()
+            if not live.table.over
+            and (live.creator == player or live.table.seat_of_owner(player) is not None)
+        )
+
+    async def _create(self, conn: Peer, msg: CreateTable) -> Table | None:
+        if await self._open_tables(conn.player) >= self.options.max_open_tables:
+            self._error(
+                conn,
+                "rate_limited",
+                f"you have {self.options.max_open_tables} unfinished tables; finish or leave one",
+            )
+            return None
+        try:
+            game = new_game(
+                msg.game, players=len(msg.seats), rules=msg.rules, seed=self._new_seed()
+            )
+        except (TrumpsError, ValueError, TypeError) as e:
+            self._error(conn, "bad_rules", str(e))
+            return None
+        levels = [None if kind == "human" else kind for kind in msg.seats]
+        config = TableConfig(
+            time_control=msg.time_control,
+            on_timeout=msg.on_timeout,
+            grace=msg.grace,
+            takeover=msg.takeover,
+            private=msg.private,
+        )
+        rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
+        table = self._open(conn, game, levels, config, rules_name)
+        if any(level is None for level in levels):
+            table.submit(Join(conn, name=conn.name, player=conn.player))
+        else:  # a table of bots: the creator watches it play
+            table.submit(Join(conn, spectate=True))
+            table.start()
+        self.lobby.changed()
+        return table
+
+    def _open(
+        self,
+        conn: Peer,
+        game: Game,
+        levels: Sequence[str | None],
+        config: TableConfig,
+        rules_name: str | dict[str, Any] | None,
+    ) -> Table:
+        """A new live table created by ``conn``'s player, its task running."""
+        table = Table(
+            "t-" + secrets.token_urlsafe(9),  # an invite link: not guessable
+            game,
+            levels,
+            config=config,
+            listener=self,  # type: ignore[arg-type]
+            runner=self.runner,
+            bot_time=self.options.bot_time,
+        )
+        self.tables[table.table_id] = LiveTable(table, rules_name=rules_name, creator=conn.player)
+        table.labels = {"rules_name": rules_name, "creator": conn.player}
+        table.launch()
+        conn.tables.add(table.table_id)
+        return table
+
+    async def _quick_match(self, conn: Connection, msg: QuickMatch) -> None:
+        try:  # people asking for the same rules in other words are matched
+            rules = new_game(msg.game, players=2, rules=msg.rules, seed=0).rules
+        except (TrumpsError, ValueError, TypeError) as e:
+            self._error(conn, "bad_rules", str(e))
+            return
+        key = rules_key(msg.game, rules)
+        if self.cluster is not None:  # whoever waits, on any process
+            found = await self.cluster.quick_match(conn, key)
+            if found is None:
+                conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
+                return
+            node, other_id = found
+            table = await self._create(
+                conn, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
+            )
+            if table is None:
+                return
+            local = self.conn_by_id(other_id) if node == self.node else None
+            if local is not None:
+                local.tables.add(table.table_id)
+                table.submit(Join(local, name=local.name, player=local.player))
+            else:
+                self.cluster.matched(node, other_id, table.table_id)
+            return
+        other = self.matches.pair(conn, key)
+        if other is None:
+            conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
+            return
+        made = await self._create(
+            other, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
+        )
+        if made is None:  # bad rules: both hear why
+            self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
+            return
+        conn.tables.add(made.table_id)
+        made.submit(Join(conn, name=conn.name, player=conn.player))
+
+    async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
+        table_id: str = msg.table_id  # type: ignore[union-attr]
+        op, fields = _op_of(msg)
+        live = self.tables.get(table_id)
+        if op in ("join", "spectate"):
+            conn.tables.add(table_id)
+            if op == "spectate":
+                conn.watching.add(table_id)
+            else:
+                conn.watching.discard(table_id)
+        elif op == "leave":
+            conn.tables.discard(table_id)
+            conn.watching.discard(table_id)
+        if live is not None:
+            self._table_command(conn, live, op, fields)
+            return
+        if self.cluster is not None and await self.cluster.forward(conn, table_id, op, **fields):
+            return
+        conn.tables.discard(table_id)
+        self._error(conn, "no_such_table", f"no table {table_id!r}", table_id)
+
+    def _table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
+        """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
+        table = live.table
+        if op in ("join", "rejoin"):
+            table.submit(
+                Join(
+                    conn,
+                    seat=p.get("seat"),
+                    name=conn.name,
+                    player=conn.player,
+                    again=op == "rejoin",
+                )
+            )
+        elif op == "spectate":
+            table.submit(Join(conn, spectate=True))
+        elif op == "leave":
+            table.submit(Leave(conn))
+        elif op == "disconnect":
+            table.submit(Disconnect(conn))
+        elif op == "act":
+            table.submit(Act(conn, p["action"], p["expected"]))
+        elif op == "resign":
+            table.submit(ResignCmd(conn))
+        elif op == "chat":
+            table.submit(Chat(conn, conn.name, p["text"]))
+        elif op == "resync":
+            table.submit(ResyncCmd(conn))
+        elif op == "hint":
+            table.submit(HintCmd(conn))
+        elif op == "rematch":
+            self._spawn(self._rematch(conn, live))
+
+    async def _rematch(self, conn: Peer, live: LiveTable) -> None:
+        """The same game, rules, seats and settings again; people who sat there are told.
+
+        When several players ask, the first request makes the table and the others sit
+        down at it."""
+        old = live.table
+        seat = old.seat_of_owner(conn.player)
+        if seat is None:
+            self._error(
+                conn, "not_seated", "only a player of that game can ask for a rematch", old.table_id
+            )
+            return
+        if not old.over:
+            self._error(conn, "not_allowed", "the game has not ended", old.table_id)
+            return
+        made = self.tables.get(live.rematch) if live.rematch else None
+        if made is not None and not made.table.started:
+            conn.tables.add(made.table.table_id)
+            made.table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
+            return
+        if await self._open_tables(conn.player) >= self.options.max_open_tables:
+            self._error(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
+            return
+        game = new_game(
+            old.game.game_id, players=old.game.players, rules=old.game.rules, seed=self._new_seed()
+        )
+        config = TableConfig.from_json(old.config.to_json())
+        table = self._open(conn, game, old.levels, config, live.rules_name)
+        table_id = live.rematch = table.table_id
+        table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
+        others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}
+        offer = Rematch(table_id=old.table_id, new_table_id=table_id, by=conn.name)
+        if self.cluster is not None:
+            self.cluster.offer(others, offer)
+        else:
+            for other in self.connections:
+                if other.player in others:
+                    other.put_nowait(offer)
+        self.lobby.changed()
+
+
+def _op_of(msg: ClientMessage) -> tuple[str, dict[str, Any]]:
+    """A table request as an operation and its fields (the same on the bus)."""
+    if isinstance(msg, JoinTable):
+        return "join", {"seat": msg.seat}
+    if isinstance(msg, Spectate):
+        return "spectate", {}
+    if isinstance(msg, LeaveTable):
+        return "leave", {}
+    if isinstance(msg, Action):
+        return "act", {"action": msg.action, "expected": msg.expected}
+    if isinstance(msg, Resign):
+        return "resign", {}
+    if isinstance(msg, ChatSend):
+        return "chat", {"text": msg.text}
+    if isinstance(msg, Resync):
+        return "resync", {}
+    if isinstance(msg, HintAsk):
+        return "hint", {}
+    if isinstance(msg, RematchAsk):
+        return "rematch", {}
+    raise TypeError(f"not a table request: {type(msg).__name__}")
