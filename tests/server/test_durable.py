@@ -86,23 +86,34 @@ async def two_player_table(hub: Hub) -> tuple[str, Connection, Connection, Event
     return table_id, a, b, start
 
 
+async def mover_and_moves(
+    hub: Hub, a: Connection, b: Connection, table_id: str, start: Event
+) -> tuple[Connection, TableState]:
+    """The connection to move and its snapshot (with its legal moves)."""
+    mover = a if start.to_move == 0 else b
+    await said(hub, mover, {"type": "resync", "table_id": table_id, "last_event": 0})
+    return mover, await next_of(mover, TableState)
+
+
+async def move(hub: Hub, mover: Connection, table_id: str, snap: TableState) -> None:
+    """``mover`` plays its first legal move, answering ``snap``."""
+    await said(
+        hub,
+        mover,
+        {"type": "action", "table_id": table_id, "action": snap.legal[0], "expected": snap.event},
+    )
+
+
 def test_no_event_reaches_anyone_before_its_move_is_stored(tmp_path: Path) -> None:
     """A move held in its commit is heard by nobody — not the mover, not the opponent;
     once the transaction commits, both hear it, and it is in the store."""
 
     async def body(hub: Hub, store: GatedStore) -> None:
         table_id, a, b, start = await two_player_table(hub)
-        mover = a if start.to_move == 0 else b
-        await said(hub, mover, {"type": "resync", "table_id": table_id, "last_event": 0})
-        snap = await next_of(mover, TableState)  # the mover's legal moves
+        mover, snap = await mover_and_moves(hub, a, b, table_id, start)
         store.gate.clear()
         store.waiting.clear()
-        await said(
-            hub,
-            mover,
-            {"type": "action", "table_id": table_id, "action": snap.legal[0],
-             "expected": snap.event},
-        )  # fmt: skip
+        await move(hub, mover, table_id, snap)
         await store.waiting.wait()  # the move is at the gate, in its transaction
         assert a.outbox.empty() and b.outbox.empty(), "a move was told before it was stored"
         running = {t.table_id: t for t in await SqlStore.running_tables(store)}[table_id]
@@ -169,18 +180,11 @@ def test_an_unreachable_store_refuses_requests_and_holds_moves_until_it_is_back(
 
     async def body(hub: Hub, store: GatedStore) -> None:
         table_id, a, b, start = await two_player_table(hub)
-        mover = a if start.to_move == 0 else b
-        await said(hub, mover, {"type": "resync", "table_id": table_id, "last_event": 0})
-        snap = await next_of(mover, TableState)
+        mover, snap = await mover_and_moves(hub, a, b, table_id, start)
         store.down = True
         store.gate.clear()
         store.waiting.clear()
-        await said(
-            hub,
-            mover,
-            {"type": "action", "table_id": table_id, "action": snap.legal[0],
-             "expected": snap.event},
-        )  # fmt: skip
+        await move(hub, mover, table_id, snap)
         await store.waiting.wait()
         store.gate.set()  # the commit fails now; the committer retries
         while store.failures == 0 or hub.committer.available:
@@ -210,18 +214,11 @@ def test_a_table_taken_over_elsewhere_stops_here_and_tells_nobody(tmp_path: Path
 
     async def body(hub: Hub, store: GatedStore) -> None:
         table_id, a, b, start = await two_player_table(hub)
-        mover = a if start.to_move == 0 else b
-        await said(hub, mover, {"type": "resync", "table_id": table_id, "last_event": 0})
-        snap = await next_of(mover, TableState)
+        mover, snap = await mover_and_moves(hub, a, b, table_id, start)
         async with store._engine.begin() as conn:  # what a takeover does to the row
             await conn.execute(update(games).where(games.c.table_id == table_id).values(fence=1))
         table = hub.tables[table_id].table
-        await said(
-            hub,
-            mover,
-            {"type": "action", "table_id": table_id, "action": snap.legal[0],
-             "expected": snap.event},
-        )  # fmt: skip
+        await move(hub, mover, table_id, snap)
         await table.launch()  # the table's task ends
         assert table.abandoned and table_id not in hub.tables  # this process gave it up
         assert a.outbox.empty() and b.outbox.empty()
@@ -238,9 +235,7 @@ def test_the_health_counts_show_the_queues(tmp_path: Path) -> None:
 
     async def body(hub: Hub, store: GatedStore) -> None:
         table_id, a, b, start = await two_player_table(hub)
-        mover = a if start.to_move == 0 else b
-        await said(hub, mover, {"type": "resync", "table_id": table_id, "last_event": 0})
-        snap = await next_of(mover, TableState)
+        mover, snap = await mover_and_moves(hub, a, b, table_id, start)
         for conn in (a, b):
             while not conn.outbox.empty():
                 conn.outbox.get_nowait()
@@ -249,12 +244,7 @@ def test_the_health_counts_show_the_queues(tmp_path: Path) -> None:
         assert before["writes"] >= before["transactions"] >= 1
         store.gate.clear()
         store.waiting.clear()
-        await said(
-            hub,
-            mover,
-            {"type": "action", "table_id": table_id, "action": snap.legal[0],
-             "expected": snap.event},
-        )  # fmt: skip
+        await move(hub, mover, table_id, snap)
         await store.waiting.wait()
         held = hub.stats()
         assert held["commit_queue"] == 1 and held["outbox"] == 0

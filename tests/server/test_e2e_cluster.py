@@ -169,15 +169,8 @@ def test_a_frozen_owner_loses_its_table_and_cannot_write_to_it(service: Service)
 
     async def main() -> None:
         a, b = service.procs["A"], service.procs["B"]
-        ana = Seat(await connected(a.ws, "Ana"), "Ana")
-        rui = Seat(await connected(b.ws, "Rui"), "Rui")
-        await ana.now.send({"type": "create_table", "game": "kozyri", "rules": RULES,
-                            "seats": ["human", "human"], "grace": 600})  # fmt: skip
-        state = await ana.now.expect("table_state")
-        ana.table_id = rui.table_id = table_id = state["table_id"]
-        await rui.now.send({"type": "join_table", "table_id": table_id})
-        await rui.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
-        await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+        ana, rui = await _table_across(service, "A")
+        table_id = ana.table_id
         await play([ana, rui], 4)
         assert await service.owner(table_id) == "A"
 
@@ -208,15 +201,8 @@ def test_the_owner_killed_its_tables_move_and_play_on(service: Service) -> None:
 
     async def main() -> None:
         a, b = service.procs["A"], service.procs["B"]
-        ana = Seat(await connected(a.ws, "Ana"), "Ana")
-        rui = Seat(await connected(b.ws, "Rui"), "Rui")
-        await rui.now.send({"type": "create_table", "game": "kozyri", "rules": RULES,
-                            "seats": ["human", "human"], "grace": 600})  # fmt: skip
-        state = await rui.now.expect("table_state")
-        ana.table_id = rui.table_id = table_id = state["table_id"]
-        await ana.now.send({"type": "join_table", "table_id": table_id})
-        await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
-        await rui.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+        ana, rui = await _table_across(service, "B")
+        table_id = ana.table_id
         await play([ana, rui], 5)
         b.kill9()
         killed = time.monotonic()
