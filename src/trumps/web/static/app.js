@@ -92,6 +92,12 @@ const handlers = {
   error(m) {
     const tb = m.table_id ? S.tables.get(m.table_id) : null;
     if (tb) Object.assign(tb, { sent: false, resyncing: false, hint: tb.hint?.pending ? null : tb.hint });
+    if (m.code === "unavailable" && !net.welcomed) {
+      // The server is up but cannot reach its database or Redis: say so, and ask again soon.
+      status(errorText(m.code), "error");
+      setTimeout(() => { if (!net.welcomed) net.hello(); }, 3000);
+      return;
+    }
     if (m.code === "bad_token" && !net.welcomed) {
       S.token = null; // the stored token is no good any more: start again as a new guest
       save("token", null);

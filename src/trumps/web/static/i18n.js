@@ -152,6 +152,7 @@ export function errorText(code) {
     game_over: t("That game is over."),
     rate_limited: t("Too many requests: please slow down."),
     internal_error: t("The server failed; nothing changed."),
+    unavailable: t("The server cannot store games just now; nothing changed. Trying again shortly."),
     not_allowed: t("That is not possible at this table."),
   }[code] ?? t("Something went wrong.");
 }
