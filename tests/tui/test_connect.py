@@ -451,3 +451,47 @@ def test_quick_match_pairs_with_the_next_player(server: ServerProc, tmp_path: Pa
                 await taras.close()
 
     run(body)
+
+
+def test_an_unavailable_server_is_asked_again(tmp_path: Path) -> None:
+    """``hello`` answered ``unavailable`` (the server cannot reach its database or Redis):
+    the terminal client says hello again a little later, and is welcomed then."""
+    import websockets as ws_lib
+
+    from trumps.tui.connect.net import HELLO_AGAIN, Client
+
+    async def main() -> None:
+        hellos: list[float] = []
+        welcomed = asyncio.Event()
+
+        async def fake(ws: Any) -> None:
+            async for raw in ws:
+                if json.loads(raw).get("type") != "hello":
+                    continue
+                hellos.append(time.monotonic())
+                if len(hellos) == 1:
+                    await ws.send(json.dumps({"type": "error", "code": "unavailable",
+                                              "message": "no database"}))  # fmt: skip
+                else:
+                    await ws.send(json.dumps({"type": "welcome", "player_id": "7", "name": "Ana",
+                                              "resume_token": "tok", "tables": []}))  # fmt: skip
+
+        async with ws_lib.serve(fake, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            client = Client(
+                f"http://127.0.0.1:{port}",
+                name="Ana",
+                token_file=tmp_path / "token.json",
+                listener=lambda change, msg: (
+                    welcomed.set() if msg.get("type") == "welcome" else None
+                ),
+            )
+            task = asyncio.create_task(client.run())
+            try:
+                await asyncio.wait_for(welcomed.wait(), HELLO_AGAIN + 10)
+            finally:
+                client.stop()
+                task.cancel()
+        assert len(hellos) == 2 and hellos[1] - hellos[0] >= HELLO_AGAIN * 0.9
+
+    asyncio.run(main())

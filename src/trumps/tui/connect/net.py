@@ -47,6 +47,7 @@ __all__ = [
 RETRY_FIRST: Final = 0.5  # seconds before the first reconnect …
 RETRY_MAX: Final = 10.0  # … doubling up to this
 PING_EVERY: Final = 15.0  # seconds between protocol pings
+HELLO_AGAIN: Final = 3.0  # seconds before asking again a server that was unavailable
 SILENCE_LIMIT: Final = 45.0  # no message for this long: the connection is dead
 HTTP_TIMEOUT: Final = 15.0
 MAX_FRAME: Final = 4 * 1024 * 1024
@@ -358,6 +359,10 @@ class Client:
             self.store.save(resume_token=None)
             self._hello()
             return
+        if kind == "error" and msg.get("code") == "unavailable" and not self.state.welcomed:
+            # The server cannot reach its database or Redis just now: ask again soon.
+            loop = asyncio.get_running_loop()
+            loop.call_later(HELLO_AGAIN, lambda: None if self.state.welcomed else self._hello())
         change = self.state.apply(msg)
         if kind == "welcome":
             self.connects += 1
