@@ -16,6 +16,7 @@ from trumps.games import new_game
 from trumps.server.clock import TIMEOUT_FLOOR, FischerClocks
 from trumps.server.protocol import Error, Event, GameOver, ServerMessage, TableState, TimeControl
 from trumps.server.table import Act, Disconnect, Join, Leave, ResyncCmd, Table, TableConfig
+from trumps.server.tasks import stop_tasks, wait_event
 from trumps.server.timing import ManualTime
 
 
@@ -293,5 +294,98 @@ def test_a_default_move_is_made_even_when_the_bot_fails(monkeypatch: pytest.Monk
         assert table.game.history == [timed.action] and timed.action in legal
         assert time.pending(), "the next seat's clock must run"
         await table.stop()
+
+    run(main)
+
+
+# ---------------------------------------------------------------- background loops (tasks.py)
+
+
+def test_a_loop_waiting_for_a_wake_up_stops_when_cancelled_as_the_wake_up_comes() -> None:
+    """The lease loop of ``trumps serve --redis`` waits for "scan now" or a second.  Python
+    3.11's ``asyncio.wait_for`` swallows a cancel that lands together with the wake-up, and
+    the loop then ran for ever (a hub that never stopped, in CI); ``wait_event`` does not."""
+
+    async def main() -> None:
+        wake = asyncio.Event()
+        rounds = 0
+
+        async def loop() -> None:
+            nonlocal rounds
+            while True:
+                await wait_event(wake, 60.0)
+                wake.clear()
+                rounds += 1
+
+        task = asyncio.create_task(loop())
+        while not wake._waiters:  # the loop is waiting
+            await asyncio.sleep(0)
+        wake.set()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 2.0)
+        assert rounds == 0
+
+    run(main)
+
+
+def test_wait_event_says_whether_the_event_came_or_the_time_ran_out() -> None:
+    async def main() -> None:
+        wake = asyncio.Event()
+        assert await wait_event(wake, 0.001) is False
+        wake.set()
+        assert await wait_event(wake, 60.0) is True
+
+    run(main)
+
+
+def test_stop_tasks_ends_a_loop_that_swallows_a_cancel() -> None:
+    """A library call inside a loop swallowed the cancel that should have stopped it (redis-
+    py's ``mget`` did, and ``hub.stop()`` then waited for ever): ``stop_tasks`` cancels
+    again until the loop ends."""
+
+    async def main() -> None:
+        swallowed = 0
+
+        async def stubborn_call() -> None:
+            nonlocal swallowed
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                swallowed += 1
+                asyncio.current_task().uncancel()  # type: ignore[union-attr]
+
+        async def loop() -> None:
+            while True:
+                await stubborn_call()
+                await wait_event(asyncio.Event(), 60.0)
+
+        task = asyncio.create_task(loop())
+        await asyncio.sleep(0)
+        await asyncio.wait_for(stop_tasks([task], every=0.01), 2.0)
+        assert task.cancelled() and swallowed == 1
+
+    run(main)
+
+
+def test_stop_tasks_gives_up_on_a_task_that_never_stops(caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        deaf_for_now = True
+
+        async def deaf() -> None:
+            while deaf_for_now:
+                try:
+                    await asyncio.Event().wait()
+                except asyncio.CancelledError:
+                    continue
+
+        task = asyncio.create_task(deaf(), name="deaf")
+        await asyncio.sleep(0)
+        await stop_tasks([task], every=0.01, within=0.05)
+        assert not task.done()
+        assert "task deaf did not stop" in caplog.text
+        deaf_for_now = False
+        task.cancel()
+        await asyncio.wait([task])
 
     run(main)

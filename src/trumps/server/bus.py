@@ -33,6 +33,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
 from trumps.server.protocol import ServerMessage, TableState, encode
+from trumps.server.tasks import stop_tasks
 
 __all__ = ["ALIVE_TTL", "Bus", "RemoteConn"]
 
@@ -121,11 +122,7 @@ class Bus:
         ]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(self._tasks)
         with contextlib.suppress(Exception):
             await self.redis.delete(self._alive_key(self.node))
         with contextlib.suppress(Exception):

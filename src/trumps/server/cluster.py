@@ -29,6 +29,7 @@ import msgspec
 from trumps.server.bus import PREFIX, Bus
 from trumps.server.connection import Connection
 from trumps.server.protocol import ServerMessage, TableSummary, encode
+from trumps.server.tasks import stop_tasks, wait_event
 
 if TYPE_CHECKING:
     from trumps.server.hub import Hub
@@ -73,11 +74,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """After the hub stopped its tables: hand them to the other processes at once."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(self._tasks)
         try:
             await self.hub.store.release_tables(self.node)
             rows = [t for t in self.hub.tables if t in self.hub.lobby.published]
@@ -99,8 +96,7 @@ class Cluster:
     async def _lease_loop(self) -> None:
         failing = False
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._scan_now.wait(), RENEW_EVERY)
+            await wait_event(self._scan_now, RENEW_EVERY)
             self._scan_now.clear()
             try:
                 await self.scan()
