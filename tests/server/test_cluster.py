@@ -12,12 +12,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from server.e2e import postgres_database
-from server.hubkit import hello, next_of, said
+from server.hubkit import decoded, hello, next_of, said
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
 from store.postgres import need_postgres
 from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import (
+    Error,
     Event,
     Rematch,
     TableList,
@@ -198,7 +199,14 @@ def test_rematch_offer_and_table_limit_work_across_processes() -> None:
                                 "seats": ["human", "human"]})  # fmt: skip
             await next_of(rui, TableState)
         assert await a.store.open_tables(int(welcome.player_id)) == limit
-        # What either process counts before making a table for Rui (``_open_tables``).
-        assert await a._open_tables(int(welcome.player_id)) == limit
+        other, _ = await hello(a, "Rui", welcome.resume_token)  # the same player, on A
+        await said(a, other, {"type": "play_computer", "game": "kozyri"})
+        while True:
+            raw = await other.outbox.get()
+            assert raw is not None
+            refused = decoded(raw)
+            if isinstance(refused, Error):
+                break
+        assert refused.code == "rate_limited"
 
     run(body)
