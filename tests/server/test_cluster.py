@@ -16,6 +16,7 @@ from server.hubkit import decoded, hello, next_of, said
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
 from store.postgres import need_postgres
 from trumps.server.auth import Tokens
+from trumps.server.bus import ALIVE_TTL
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import (
     Error,
@@ -208,5 +209,64 @@ def test_rematch_offer_and_table_limit_work_across_processes() -> None:
             if isinstance(refused, Error):
                 break
         assert refused.code == "rate_limited"
+
+    run(body)
+
+
+def test_a_process_not_yet_heard_again_after_redis_came_back_keeps_its_players() -> None:
+    """Redis restarts empty: A is back first and scans at once, before B has beaten again.
+    B's missing heartbeat is no death: Rui, on B, stays seated at A's table (he was told
+    ``not_seated`` on his next resync, in CI, when A took it for one)."""
+
+    async def body(a: Hub, b: Hub, store: SqlStore) -> None:
+        assert a.cluster is not None and b.cluster is not None
+        ana, _ = await hello(a, "Ana")
+        rui, _ = await hello(b, "Rui")
+        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+        table_id = (await next_of(ana, TableState)).table_id
+        await said(b, rui, {"type": "join_table", "table_id": table_id})
+        await next_of(rui, TableState)
+        await a.cluster.bus.redis.delete(b.cluster.bus._alive_key("B"))  # Redis came back empty
+        a.cluster._republish()  # A heard it first …
+        await a.cluster.scan()  # … and scans before B beat again
+        await said(b, rui, {"type": "resync", "table_id": table_id, "last_event": 0})
+        while True:
+            raw = await rui.outbox.get()
+            assert raw is not None
+            answer = decoded(raw)
+            assert not isinstance(answer, Error), answer
+            if isinstance(answer, TableState) and answer.table_id == table_id:
+                break
+
+    run(body)
+
+
+def test_a_process_taken_for_dead_while_cut_off_sends_its_players_back_to_their_seats() -> None:
+    """B alone lost Redis long enough for A to take it for dead: A unseated Rui (B's
+    player).  When B is back it learns this and closes Rui's connection, so his client
+    reconnects, and with his resume token he is seated again and can go on."""
+
+    async def body(a: Hub, b: Hub, store: SqlStore) -> None:
+        assert a.cluster is not None and b.cluster is not None
+        ana, _ = await hello(a, "Ana")
+        rui, welcome = await hello(b, "Rui")
+        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+        table_id = (await next_of(ana, TableState)).table_id
+        await said(b, rui, {"type": "join_table", "table_id": table_id})
+        await next_of(rui, TableState)
+        await a.cluster.bus.redis.delete(b.cluster.bus._alive_key("B"))  # B's beat ran out …
+        await a.cluster.scan()  # (one missing beat is no death) …
+        assert ("B", rui.id) in a.cluster.bus._remotes  # Rui is still heard of
+        a.cluster._silent_since["B"] -= ALIVE_TTL  # … and stays missing for ALIVE_TTL
+        await a.cluster.scan()  # A takes B for dead
+        b.cluster._republish()  # B is back
+        while (await rui.outbox.get()) is not None:  # B closes Rui's connection
+            pass
+        again, back = await hello(b, "Rui", welcome.resume_token)
+        assert back.tables == [table_id]
+        state = await next_of(again, TableState)  # seated again (the welcome's join)
+        while state.table_id != table_id:
+            state = await next_of(again, TableState)
+        assert state.seat == 1
 
     run(body)

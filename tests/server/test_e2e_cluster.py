@@ -234,9 +234,15 @@ async def _table_across(service: Service, owner: str, clock: bool = False) -> tu
     state = await maker.now.expect("table_state")
     ana.table_id = rui.table_id = state["table_id"]
     await joiner.now.send({"type": "join_table", "table_id": ana.table_id})
-    for seat in (ana, rui):
-        await seat.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+    for seat in (ana, rui):  # (a snapshot after the start: the table moved, under load)
+        await seat.now.until(_started)
     return ana, rui
+
+
+def _started(m: Msg) -> bool:
+    if m["type"] == "event":
+        return bool(m["kind"] == "start")
+    return m["type"] == "table_state" and any(e["kind"] == "start" for e in m["log"])
 
 
 async def _ready(proc: ServerProc, want: bool) -> None:

@@ -191,7 +191,7 @@ class Bus:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self._channel(self.node), self._channel("*"))
-                if delay > 0.1 or not self.available:  # back after a loss
+                if not self._listening:  # back after a loss
                     await self._fresh_connections()
                     await self._beat_once()
                     self.available = True

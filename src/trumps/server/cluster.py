@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
-from trumps.server.bus import PREFIX, Bus
+from trumps.server.bus import ALIVE_TTL, PREFIX, Bus
 from trumps.server.connection import Connection
 from trumps.server.protocol import ServerMessage, TableSummary, encode
 from trumps.server.tasks import stop_tasks, wait_event
@@ -42,6 +42,7 @@ LEASE: Final = 3.0  # seconds a table's lease lasts unless its owner renews it
 RENEW_EVERY: Final = 1.0  # seconds between renewals (and takeover scans)
 OWNER_WAIT: Final = 6.0  # seconds a request waits for a table between owners
 CLAIM_AT_ONCE: Final = 100  # tables one scan takes over
+DEAD_NOTICE: Final = 600  # seconds a "taken for dead" notice waits for its process
 
 _summary = msgspec.json.Decoder(TableSummary)
 
@@ -58,6 +59,8 @@ class Cluster:
         self._owners: dict[str, str] = {}  # table -> its owner, as last heard
         self._tasks: list[asyncio.Task[None]] = []
         self._scan_now = asyncio.Event()
+        self._trust_after = 0.0  # loop time before which no process is taken for dead
+        self._silent_since: dict[str, float] = {}  # process -> when its heartbeat was missed
         self._refresh: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -121,14 +124,26 @@ class Cluster:
                 if hub.adopt(stored):
                     self._owners[stored.table_id] = self.node
                     self.bus.broadcast({"k": "moved", "t": stored.table_id, "node": self.node})
-        if not self.bus.available:
-            return  # whose connections died is asked again once Redis is back
+        if not self.bus.available or asyncio.get_running_loop().time() < self._trust_after:
+            return  # whose connections died is asked once every process could beat again
         remotes = self.bus.remotes()
-        alive = await self.bus.alive({r.node for r in remotes} - {self.node})
+        others = {r.node for r in remotes} - {self.node}
+        alive = await self.bus.alive(others)
+        now = asyncio.get_running_loop().time()
+        for node in alive:
+            self._silent_since.pop(node, None)
+        # Dead: no heartbeat for a whole ALIVE_TTL as seen from here (one missing key is
+        # also what a process whose loop lagged, or an emptied Redis, looks like).
+        dead = {
+            n for n in others - alive if now - self._silent_since.setdefault(n, now) >= ALIVE_TTL
+        }
         for remote in remotes:
-            if remote.node != self.node and remote.node not in alive:
+            if remote.node in dead:
                 hub.remote_gone(remote)
                 self.bus.forget(remote)
+        for node in dead:  # if it was only cut off from Redis, it learns this when back
+            self._silent_since.pop(node, None)
+            await self.bus.redis.set(self.bus.key(f"dead:{node}"), b"1", ex=DEAD_NOTICE)
 
     # -- routing ------------------------------------------------------------------------------
     async def owner(self, table_id: str, *, fresh: bool = False) -> str | None:
@@ -277,8 +292,29 @@ class Cluster:
             live = self.hub.tables.get(table_id)
             if live is not None and live.summary is not None:
                 self.publish_row(table_id, live.summary)
+        # The others had no heartbeat from anyone while Redis was away (and an emptied
+        # Redis has none): nobody is taken for dead before all could beat again.
+        self._trust_after = asyncio.get_running_loop().time() + ALIVE_TTL
+        self._silent_since.clear()
         self._scan_now.set()
         self.bus.broadcast({"k": "lobby"})
+        self._spawn(self._rejoin_if_taken_for_dead())
+
+    async def _rejoin_if_taken_for_dead(self) -> None:
+        """While this process alone was cut off from Redis, the others may have taken it for
+        dead and unseated its players at their tables: those connections are closed, so
+        their clients reconnect and are seated again by their resume tokens."""
+        try:
+            if await self.bus.redis.getdel(self.bus.key(f"dead:{self.node}")) is None:
+                return
+        except Exception as e:  # Redis went again: asked at the next return
+            log.warning("could not ask whether this process was taken for dead: %s", e)
+            return
+        hub = self.hub
+        for conn in list(hub.connections):
+            if any(t not in hub.tables for t in conn.tables):
+                conn.close()
+        log.warning("the other processes took this one for dead: its players reconnect")
 
     async def _refresh_lobby(self) -> None:
         """Read every process's lobby rows (those of live processes only)."""
