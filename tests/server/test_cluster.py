@@ -270,3 +270,29 @@ def test_a_process_taken_for_dead_while_cut_off_sends_its_players_back_to_their_
         assert state.seat == 1
 
     run(body)
+
+
+def test_a_quick_match_wait_survives_redis_coming_back_empty() -> None:
+    """Ana waits for a quick match on A; Redis restarts empty (her wait was only there).
+    When A hears Redis is back it asks again for her, so Rui, asking on B, is paired."""
+
+    async def body(a: Hub, b: Hub, _store: SqlStore) -> None:
+        assert a.cluster is not None
+        ana, _ = await hello(a, "Ana")
+        rui, _ = await hello(b, "Rui")
+        await said(a, ana, {"type": "quick_match", "game": "kozyri"})
+        await next_of(ana, Waiting)
+        redis = a.cluster.bus.redis
+        async for key in redis.scan_iter(match=a.cluster.bus.prefix + "*"):
+            await redis.delete(key)  # Redis came back empty (of this service's keys) …
+        for hub in (a, b):  # each process beats again when it is back …
+            assert hub.cluster is not None
+            await hub.cluster.bus._beat_once()
+        a.cluster._republish()  # … and A hears it
+        await next_of(ana, Waiting)  # her wait is placed again
+        await said(b, rui, {"type": "quick_match", "game": "kozyri"})
+        mine = await next_of(rui, TableState)
+        theirs = await next_of(ana, TableState)
+        assert mine.table_id == theirs.table_id and {mine.seat, theirs.seat} == {0, 1}
+
+    run(body)

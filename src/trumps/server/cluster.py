@@ -249,6 +249,7 @@ class Cluster:
         elif kind == "matched":
             conn = hub.conn_by_id(p["c"])
             if conn is not None:
+                conn.match_key = conn.match_request = None
                 conn.tables.add(p["t"])
                 self._owners[p["t"]] = p["node"]
                 self.forward_soon(conn, p["t"], "join")
@@ -299,6 +300,10 @@ class Cluster:
         self._scan_now.set()
         self.bus.broadcast({"k": "lobby"})
         self._spawn(self._rejoin_if_taken_for_dead())
+        for conn in list(self.hub.connections):  # waits for a quick match were only in Redis
+            request = conn.match_request
+            if request is not None and not conn.closed:
+                self._spawn(self.hub._quick_match(conn, request))
 
     async def _rejoin_if_taken_for_dead(self) -> None:
         """While this process alone was cut off from Redis, the others may have taken it for
@@ -369,6 +374,7 @@ class Cluster:
 
     async def cancel_match(self, conn: Connection) -> None:
         name = conn.match_key
+        conn.match_request = None
         if name is None:
             return
         conn.match_key = None

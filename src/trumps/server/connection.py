@@ -11,7 +11,7 @@ import itertools
 import logging
 from typing import Final
 
-from trumps.server.protocol import ServerMessage
+from trumps.server.protocol import QuickMatch, ServerMessage
 from trumps.server.ratelimit import Buckets
 
 __all__ = ["MAX_BACKLOG", "Connection"]
@@ -39,6 +39,7 @@ class Connection:
         self.closed = False
         self.budget: Buckets | None = None  # its rate limit, from the first message on
         self.match_key: str | None = None  # where it waits for a quick match (several processes)
+        self.match_request: QuickMatch | None = None  # that quick match, asked again if Redis empties
 
     def put_nowait(self, item: ServerMessage | str, /) -> None:
         """Queue a message; a client that stops reading is cut off, not buffered forever."""

@@ -167,8 +167,10 @@ class TableRequests:
         if self.cluster is not None:  # whoever waits, on any process
             found = await self.cluster.quick_match(conn, key)
             if found is None:
+                conn.match_request = msg
                 conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
                 return
+            conn.match_key = conn.match_request = None
             node, other_id = found
             table = await self._create(
                 conn, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
