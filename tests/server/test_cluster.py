@@ -25,6 +25,7 @@ from trumps.server.protocol import (
     TableList,
     TableState,
     Waiting,
+    Welcome,
 )
 from trumps.store import SqlStore
 
@@ -65,6 +66,17 @@ def run(body: Callable[[Hub, Hub, SqlStore], Awaitable[None]]) -> None:
                 await store_b.close()
 
         asyncio.run(main())
+
+
+async def across(a: Hub, b: Hub) -> tuple[Connection, Connection, Welcome, str]:
+    """Ana on A makes a duel; Rui, on B, joins it: (ana, rui, Rui's welcome, the table)."""
+    ana, _ = await hello(a, "Ana")
+    rui, welcome = await hello(b, "Rui")
+    await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+    table_id = (await next_of(ana, TableState)).table_id
+    await said(b, rui, {"type": "join_table", "table_id": table_id})
+    await next_of(rui, TableState)
+    return ana, rui, welcome, table_id
 
 
 async def play_one(hub: Hub, conn: Connection, table_id: str) -> Event:
@@ -141,12 +153,7 @@ def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
 
     async def body(a: Hub, b: Hub, store: SqlStore) -> None:
         assert a.cluster is not None and b.cluster is not None
-        ana, _ = await hello(a, "Ana")
-        rui, _ = await hello(b, "Rui")
-        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
-        table_id = (await next_of(ana, TableState)).table_id
-        await said(b, rui, {"type": "join_table", "table_id": table_id})
-        await next_of(rui, TableState)
+        ana, rui, _, table_id = await across(a, b)
         start = await next_of(ana, Event)
         while start.kind != "start":
             start = await next_of(ana, Event)
@@ -220,12 +227,7 @@ def test_a_process_not_yet_heard_again_after_redis_came_back_keeps_its_players()
 
     async def body(a: Hub, b: Hub, store: SqlStore) -> None:
         assert a.cluster is not None and b.cluster is not None
-        ana, _ = await hello(a, "Ana")
-        rui, _ = await hello(b, "Rui")
-        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
-        table_id = (await next_of(ana, TableState)).table_id
-        await said(b, rui, {"type": "join_table", "table_id": table_id})
-        await next_of(rui, TableState)
+        _, rui, _, table_id = await across(a, b)
         await a.cluster.bus.redis.delete(b.cluster.bus._alive_key("B"))  # Redis came back empty
         a.cluster._republish()  # A heard it first …
         await a.cluster.scan()  # … and scans before B beat again
@@ -248,12 +250,7 @@ def test_a_process_taken_for_dead_while_cut_off_sends_its_players_back_to_their_
 
     async def body(a: Hub, b: Hub, store: SqlStore) -> None:
         assert a.cluster is not None and b.cluster is not None
-        ana, _ = await hello(a, "Ana")
-        rui, welcome = await hello(b, "Rui")
-        await said(a, ana, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
-        table_id = (await next_of(ana, TableState)).table_id
-        await said(b, rui, {"type": "join_table", "table_id": table_id})
-        await next_of(rui, TableState)
+        _, rui, welcome, table_id = await across(a, b)
         await a.cluster.bus.redis.delete(b.cluster.bus._alive_key("B"))  # B's beat ran out …
         await a.cluster.scan()  # (one missing beat is no death) …
         assert ("B", rui.id) in a.cluster.bus._remotes  # Rui is still heard of
