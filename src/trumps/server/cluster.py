@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
@@ -29,7 +30,7 @@ import msgspec
 from trumps.server.bus import ALIVE_TTL, PREFIX, Bus
 from trumps.server.connection import Connection
 from trumps.server.protocol import ServerMessage, TableSummary, encode
-from trumps.server.tasks import stop_tasks, wait_event
+from trumps.server.tasks import Background, stop_tasks, wait_event
 
 if TYPE_CHECKING:
     from trumps.server.hub import Hub
@@ -62,7 +63,7 @@ class Cluster:
         self._trust_after = 0.0  # loop time before which no process is taken for dead
         self._silent_since: dict[str, float] = {}  # process -> when its heartbeat was missed
         self._refresh: asyncio.Task[None] | None = None
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background = Background()
 
     @property
     def available(self) -> bool:
@@ -203,10 +204,8 @@ class Cluster:
         except Exception as e:
             log.info("table %s: %s not forwarded (%s)", table_id, op, e)
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        self._background.spawn(coro)
 
     def _on_message(self, p: dict[str, Any]) -> None:
         kind = p.get("k")

@@ -39,7 +39,9 @@ class Connection:
         self.closed = False
         self.budget: Buckets | None = None  # its rate limit, from the first message on
         self.match_key: str | None = None  # where it waits for a quick match (several processes)
-        self.match_request: QuickMatch | None = None  # that quick match, asked again if Redis empties
+        self.match_request: QuickMatch | None = (
+            None  # that quick match, asked again if Redis empties
+        )
 
     def put_nowait(self, item: ServerMessage | str, /) -> None:
         """Queue a message; a client that stops reading is cut off, not buffered forever."""

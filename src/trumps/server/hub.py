@@ -26,7 +26,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -69,6 +69,7 @@ from trumps.server.table import (
     Table,
 )
 from trumps.server.tablemaking import Peer, TableRequests
+from trumps.server.tasks import Background
 from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["Connection", "Hub", "HubOptions", "LiveTable"]
@@ -116,7 +117,7 @@ class Hub(TableRequests):
         self._seeds = itertools.count(0)
         self.runner = BotRunner(self.options.bot_workers)
         self.committer = GroupCommit(store, self.options.commit_window)
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background = Background()
         self.stopping = False
         self._by_id: dict[int, Connection] = {}
         self.node = self.options.node_id or (
@@ -249,10 +250,8 @@ class Hub(TableRequests):
         if live is not None:
             self._table_command(remote, live, p["op"], p)
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        self._background.spawn(coro)
 
     async def handle(self, conn: Connection, data: bytes | str) -> None:
         """One frame from ``conn``: answered, or rejected with an ``error`` that changed nothing.
@@ -420,9 +419,7 @@ class Hub(TableRequests):
             except Exception as e:  # it resumes after a restart and is given up again
                 log.warning("table %s: could not forget it: %s", table_id, e)
 
-        task = asyncio.create_task(forget())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._spawn(forget())
 
     def _drop(self, table_id: str) -> None:
         live = self.tables.pop(table_id, None)

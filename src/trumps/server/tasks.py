@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from typing import Any
 
-__all__ = ["stop_tasks", "wait_event"]
+__all__ = ["Background", "stop_tasks", "wait_event"]
 
 log = logging.getLogger(__name__)
 
@@ -53,3 +53,17 @@ async def stop_tasks(
                 log.error("task %s did not stop when cancelled; left running", task.get_name())
             return
         _, pending = await asyncio.wait(pending, timeout=min(every, left))
+
+
+class Background:
+    """Tasks started and not awaited, held until they end (asyncio itself keeps only a weak
+    reference to a task, so an unheld one can vanish half done)."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
