@@ -13,7 +13,8 @@ import { mountLobby, renderMine, renderQuick, renderTables } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 
 const S = {
-  name: load("name") || "Guest", token: load("token"), account: null, playerId: null,
+  // No name yet: the hello says "Guest" in the page's language.
+  name: load("name") || "", token: load("token"), account: null, playerId: null,
   tables: new Map(), // table id → table (net.js newTable)
   current: null, // the table shown
   section: "lobby",
@@ -28,7 +29,7 @@ const S = {
 
 const net = new Net({
   open: (url) => new WebSocket(url),
-  hello: () => ({ name: S.name, resume_token: S.token }),
+  hello: () => ({ name: S.name || t("Guest"), resume_token: S.token }),
   onMessage: (msg) => handlers[msg.type]?.(msg),
   onStatus: (state, retry) => { S.connection = [state, retry]; renderConnection(); },
 });

@@ -113,11 +113,11 @@ export function renderTables() {
         el("strong", {}, gameName(ts.game)), " · ", rules, " · ", clock,
         el("div", { class: "note" }, seatsText(ts.seats).flatMap((x, i) => (i ? [", ", bdi(x)] : [bdi(x)])),
           " — ", ts.started ? t("playing") : plural(ts.open_seats, t("{n} open seat"), t("{n} open seats")))),
+      // Join only where a seat is free for you; every listed table can be watched.
       el("div", { class: "inline" },
-        el("button", {
-          type: "button", class: "primary", disabled: ts.open_seats === 0 || (mine && mine.seat !== null),
-          onclick: () => ctx.send({ type: "join_table", table_id: ts.table_id }),
-        }, t("Join")),
+        ts.open_seats > 0 && !(mine && mine.seat !== null)
+          ? el("button", { type: "button", class: "primary", onclick: () => ctx.send({ type: "join_table", table_id: ts.table_id }) }, t("Join"))
+          : null,
         el("button", { type: "button", onclick: () => ctx.send({ type: "spectate", table_id: ts.table_id }) }, t("Watch"))));
   })));
 }
@@ -242,7 +242,7 @@ function createBox() {
 function profileBox() {
   const S = ctx.state;
   const name = el("input", { id: "name-input", testid: "name-input", maxlength: 32, value: S.name ?? "", autocomplete: "nickname" });
-  const nameForm = el("form", { class: "inline", onsubmit: (e) => { e.preventDefault(); ctx.rename(name.value.trim() || "Guest"); } },
+  const nameForm = el("form", { class: "inline", onsubmit: (e) => { e.preventDefault(); ctx.rename(name.value.trim() || t("Guest")); } },
     el("label", { for: "name-input" }, t("Your name")), name,
     el("button", { type: "submit", testid: "name-save" }, t("Save")));
   const account = S.account
