@@ -39,3 +39,55 @@ def test_a_first_visit_in_persian_gets_a_persian_guest_name(server: ServerProc) 
         await expect(page.get_by_test_id("name-input")).to_have_value("Sara")
 
     run(body)
+
+
+OVERFLOW_JS = """() => {
+  const form = document.querySelector("[data-testid='create-form']");
+  form.querySelector("details").open = true;
+  const box = form.getBoundingClientRect();
+  const bad = [];
+  for (const node of form.querySelectorAll("label, select, input, summary, legend, button")) {
+    const r = node.getBoundingClientRect();
+    if (r.width && (r.left < box.left - 1 || r.right > box.right + 1)) bad.push("outside: " + (node.id || node.textContent));
+  }
+  const pen = document.createElement("canvas").getContext("2d");
+  for (const s of form.querySelectorAll("select")) {  // the chosen option must fit its box
+    const cs = getComputedStyle(s);
+    pen.font = cs.font;
+    const text = s.options[s.selectedIndex]?.text ?? "";
+    const room = s.clientWidth - parseFloat(cs.paddingInlineStart) - parseFloat(cs.paddingInlineEnd) - 16;
+    if (pen.measureText(text).width > room) bad.push("cut off: " + s.id + " " + text);
+  }
+  return bad;
+}"""
+
+
+LATIN_DIGITS_JS = """(form) => [form.innerText,
+  ...[...form.querySelectorAll("select")].map((s) => s.options[s.selectedIndex]?.text ?? ""),
+  ...[...form.querySelectorAll("input:not([type=checkbox])")].map((i) => i.value)]
+  .filter((text) => /[0-9]/.test(text))"""
+
+
+def test_the_create_form_fits_its_box_in_every_language_on_a_phone_and_a_desktop(
+    server: ServerProc,
+) -> None:
+    """ "More options" overflowed its box on a phone (English) and on a desktop in
+    Portuguese and French; in Persian the timeout choice was cut off and the grace period
+    was written in Latin digits."""
+
+    async def body(browser: Browser) -> None:
+        problems: dict[str, list[str]] = {}
+        for locale in ("en-GB", "fa-IR", "pt-PT", "fr-FR"):
+            for phone in (False, True):
+                context, page = await open_page(browser, server.http + "/", locale=locale,
+                                                phone=phone, name="Ana")  # fmt: skip
+                bad = await page.evaluate(OVERFLOW_JS)
+                if locale == "fa-IR":  # figures in Persian digits (the grace was a number field)
+                    shown = await page.get_by_test_id("create-form").evaluate(LATIN_DIGITS_JS)
+                    bad += [f"Latin digits: {text}" for text in shown]
+                if bad:
+                    problems[f"{locale} {'phone' if phone else 'desktop'}"] = bad
+                await context.close()
+        assert not problems, problems
+
+    run(body)

@@ -19,6 +19,7 @@ const presetInfo = (game, name) => games().find((g) => g.id === game)?.presets
 /** value if it is one of the options, else the first option's value. */
 const oneOf = (options, value) => (options.some(([v]) => v === value) ? value : options[0]?.[0]);
 const CLOCKS = ["none", "1+2", "3+2", "5+5", "10+5", "20+10"]; // minutes + seconds per move
+const GRACES = [0, 15, 30, 60, 120, 300, 600]; // seconds a lost connection is waited for
 
 let ctx = null; // {send, state, status, openTable, api, adopt, logout, rename, catalog, reloadCatalog}
 let parts = null;
@@ -171,7 +172,8 @@ function createBox() {
   f.seats = el("ol", { class: "seat-list" });
   f.clock = select({ id: "create-clock", testid: "create-clock" }, CLOCKS.map((c) => [c, clockLabel(c)]), "none");
   f.timeout = select({ id: "create-timeout" }, [["move", t("a bot makes a move")], ["forfeit", t("the game is lost")]], "move");
-  f.grace = el("input", { id: "create-grace", type: "number", min: 0, max: 3600, value: 30 });
+  // A choice, not a number field: its figures follow the language (Persian digits).
+  f.grace = select({ id: "create-grace", testid: "create-grace" }, GRACES.map((g) => [String(g), num(g)]), "30");
   f.takeover = select({ id: "create-takeover" }, levelOptions(), oneOf(levelOptions(), "medium"));
   f.private = el("input", { id: "create-private", testid: "create-private", type: "checkbox" });
 
@@ -230,7 +232,7 @@ function createBox() {
     el("div", { class: "fields" }, row("create-clock", t("Clock"), f.clock)),
     el("p", { class: "check" }, f.private, " ", el("label", { for: "create-private" }, t("Private: only people with the invite link can join"))),
     el("details", {}, el("summary", {}, t("More options")),
-      el("div", { class: "fields" },
+      el("div", { class: "fields stacked" }, // long labels: each above its field
         row("create-timeout", t("When a clock runs out"), f.timeout),
         row("create-grace", t("Seconds to wait for a lost connection"), f.grace),
         row("create-takeover", t("Bot that plays for an absent player"), f.takeover))),
