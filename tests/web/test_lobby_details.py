@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, BrowserContext, expect
 
 from server.e2e import ServerProc
 from web.test_browser import open_page, pytestmark, run, server, set_name
@@ -89,5 +89,34 @@ def test_the_create_form_fits_its_box_in_every_language_on_a_phone_and_a_desktop
                     problems[f"{locale} {'phone' if phone else 'desktop'}"] = bad
                 await context.close()
         assert not problems, problems
+
+    run(body)
+
+
+def test_the_page_works_under_its_content_security_policy(server: ServerProc) -> None:
+    """The server forbids inline script and style (issue "Hardening the service"): the
+    lobby and a Twenty-Five game against bots run with no refusal in the console, and the
+    policy is the one the page was served with."""
+
+    async def body(browser: Browser) -> None:
+        refusals: list[str] = []
+
+        async def watch(context: BrowserContext) -> None:
+            context.on("console", lambda m: refusals.append(m.text)
+                       if "Content Security Policy" in m.text else None)  # fmt: skip
+
+        _, page = await open_page(browser, server.http + "/", name="Ana", setup=watch)
+        answer = await page.request.get(server.http + "/")
+        assert "style-src 'self';" in answer.headers["content-security-policy"]
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("4")
+        await page.get_by_test_id("play-computer").click()
+        await expect(page.get_by_test_id("table")).to_be_visible()
+        legal = page.locator("[data-testid='hand'] [data-legal='true']")
+        for _ in range(3):  # a few of our moves, the bots' cards arriving between them
+            await expect(legal.first).to_be_visible()
+            await legal.first.click()
+        await expect(page.locator("figure.laid").first).to_be_visible()
+        assert not refusals, refusals
 
     run(body)

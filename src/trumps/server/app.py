@@ -50,6 +50,7 @@ from trumps.records import play_recorded, replay
 from trumps.server.assets import Assets
 from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords, Tokens
 from trumps.server.catalog import catalog_endpoint
+from trumps.server.httpsafety import Refused, SecurityHeaders, json_body
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text, encode, json_schema
 from trumps.server.ratelimit import Buckets, RateLimit
@@ -72,6 +73,7 @@ MAX_ID: Final = 2**31 - 1  # ids are 32-bit integers in every backend
 WS_MAX_BYTES: Final = 64 * 1024
 MAX_BODY_BYTES: Final = 4096  # an HTTP request body (accounts, login)
 MAX_PAGE: Final = 200  # games per page of GET /api/games
+MAX_OFFSET: Final = MAX_ID  # how far GET /api/games may page (a 32-bit count of games)
 # The environment variable that carries a worker process's settings (JSON, with the secret).
 SETTINGS_ENV: Final = "TRUMPS_SERVER_SETTINGS"
 
@@ -201,10 +203,7 @@ class _Server:
         return self.tokens.check(header[7:].strip())
 
     async def _body(self, request: Request, kind: type[Any]) -> Any:
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            raise ValueError("the request body is too large")
-        return msgspec.json.decode(raw, type=kind)
+        return msgspec.json.decode(await json_body(request, MAX_BODY_BYTES), type=kind)
 
     def _limited(self, request: Request) -> bool:
         host = request.client.host if request.client else "?"
@@ -221,6 +220,8 @@ class _Server:
         try:
             body: _AccountIn = await self._body(request, _AccountIn)
             guest = self._bearer(request)
+        except Refused as e:
+            return _fail(e.status, e.code, str(e))
         except BadToken as e:
             return _fail(401, "bad_token", str(e))
         except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
@@ -262,6 +263,8 @@ class _Server:
             return _fail(429, "rate_limited", "too many attempts; wait a minute")
         try:
             body: _LoginIn = await self._body(request, _LoginIn)
+        except Refused as e:
+            return _fail(e.status, e.code, str(e))
         except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
             return _fail(400, "bad_field", str(e))
         player = await self.store.find_login(body.login.strip().lower())
@@ -312,10 +315,10 @@ class _Server:
         try:
             limit = int(request.query_params.get("limit", "50"))
             offset = int(request.query_params.get("offset", "0"))
-            if not (0 <= limit <= MAX_PAGE and offset >= 0):
+            if not (0 <= limit <= MAX_PAGE and 0 <= offset <= MAX_OFFSET):
                 raise ValueError
         except ValueError:
-            return _fail(400, "bad_field", f"limit is 0–{MAX_PAGE} and offset ≥ 0")
+            return _fail(400, "bad_field", f"limit is 0–{MAX_PAGE} and offset 0–{MAX_OFFSET}")
         player = None
         if request.query_params.get("mine") in ("1", "true"):
             try:
@@ -427,7 +430,10 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
         ],
         lifespan=server.lifespan,
         # Text, JSON and SVG compressed (fonts and images already are: left alone).
-        middleware=[Middleware(GZipMiddleware, minimum_size=500, compresslevel=6)],
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(GZipMiddleware, minimum_size=500, compresslevel=6),
+        ],
     )
     app.state.server = server
     return app

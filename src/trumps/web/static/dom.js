@@ -16,12 +16,22 @@ export function el(tag, props = {}, ...children) {
     else if (key === "testid") node.dataset.testid = value;
     else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (typeof value === "boolean") node[key] = value;
+    else if (key === "style") setStyle(node, String(value));
     else node.setAttribute(key, String(value));
   }
   for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined && child !== false) node.append(child);
   }
   return node;
+}
+
+/** Set "prop: value; …" through the CSSOM: the page's Content-Security-Policy refuses style
+ *  attributes (style-src 'self'), not styles set from its own script. */
+function setStyle(node, text) {
+  for (const part of text.split(";")) {
+    const at = part.indexOf(":");
+    if (at > 0) node.style.setProperty(part.slice(0, at).trim(), part.slice(at + 1).trim());
+  }
 }
 
 /** Replace a node's children, skipping null/false (replaceChildren would print "null"). */
