@@ -331,3 +331,23 @@ def test_the_limits_cover_every_bound_of_the_message_types() -> None:
 
     walk(p.json_schema())
     assert bounds and bounds <= documented, sorted(bounds - documented)
+
+
+@pytest.mark.parametrize(
+    "blank",
+    ["\u3164\u3164", "\u115f\u1160", "\uffa0", "\U000e0041\U000e0042", "\u2800\u2800"],
+    ids=["hangul-filler", "hangul-choseong-jungseong", "halfwidth-filler", "tags", "braille"],
+)
+def test_a_name_that_would_render_blank_is_refused(blank: str) -> None:
+    """Names of only Hangul fillers or tag characters showed as nobody at the table."""
+    with pytest.raises(p.ProtocolError):
+        p.decode_client(json.dumps({"type": "hello", "protocol": 1, "name": blank}))
+    named = p.decode_client(json.dumps({"type": "hello", "protocol": 1, "name": f"Jin{blank}"}))
+    assert isinstance(named, p.Hello) and named.name == "Jin"
+
+
+def test_a_ping_nonce_is_a_number_the_page_can_echo_exactly() -> None:
+    """JavaScript holds integers exactly up to 2**53 - 1: a larger nonce is refused."""
+    assert p.decode_client(json.dumps({"type": "ping", "nonce": 2**53 - 1})) is not None
+    with pytest.raises(p.ProtocolError):
+        p.decode_client(json.dumps({"type": "ping", "nonce": 2**53}))

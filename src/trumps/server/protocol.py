@@ -23,6 +23,7 @@ from trumps.games import GAMES
 
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 16 * 1024
+MAX_NONCE: Final = 2**53 - 1  # a ping nonce: what JavaScript holds exactly
 MAX_NAME_CHARS: Final = 32
 MAX_CHAT_CHARS: Final = 300
 MAX_ID_CHARS: Final = 64  # a table or player id
@@ -104,10 +105,12 @@ EventNo = Annotated[int, Meta(ge=0)]
 Seconds = Annotated[float, Meta(ge=0, le=MAX_SECONDS)]
 Options = Annotated[dict[str, Any], Meta(max_length=MAX_OPTIONS)]
 
-# Control, invisible and bidi formatting characters; the joiners U+200C/U+200D stay, since
+# Control, invisible and bidi formatting characters, and those that draw as nothing (Hangul
+# fillers, the blank Braille pattern, tag characters); the joiners U+200C/U+200D stay, since
 # Persian words need the zero-width non-joiner.
 _CONTROL = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+    r"[\x00-\x1f\x7f-\x9f\xad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028-\u202e"
+    r"\u2060-\u2069\u2800\u3164\ufeff\uffa0\U000e0000-\U000e007f]"
 )
 
 
@@ -316,7 +319,7 @@ class RematchAsk(_Msg, tag="rematch", kw_only=True):
 class Ping(_Msg, tag="ping", kw_only=True):
     """Keep-alive; answered by ``pong`` with the same ``nonce``."""
 
-    nonce: Annotated[int, Meta(ge=0)] | None = None
+    nonce: Annotated[int, Meta(ge=0, le=MAX_NONCE)] | None = None
 
 
 ClientMessage: TypeAlias = (
