@@ -357,6 +357,15 @@ cli.add_command(solve)
     "only with one worker).",
 )
 @click.option(
+    "--allowed-origin",
+    "allowed_origins",
+    metavar="ORIGIN",
+    multiple=True,
+    help="A site (https://HOST[:PORT]) whose pages may open game sockets here, beside this "
+    "server's own page; repeat for more. Clients that send no Origin (terminal, bots) are "
+    "always let in.",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -378,6 +387,7 @@ def serve(
     workers: int,
     redis_url: str | None,
     node_id: str | None,
+    allowed_origins: tuple[str, ...],
     log_level: str,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
@@ -397,6 +407,13 @@ def serve(
             "use redis://HOST:6379/0 (rediss:// for TLS, unix:///PATH for a socket)",
             param_hint="'--redis'",
         )
+    for origin in allowed_origins:
+        scheme, sep, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not sep or not rest or "/" in rest.rstrip("/"):
+            raise click.BadParameter(
+                f"{origin!r} is not an origin: use https://HOST[:PORT]",
+                param_hint="'--allowed-origin'",
+            )
     if node_id is not None and not node_id.strip():
         raise click.BadParameter("give a name", param_hint="'--node-id'")
     problem = service_problem(workers=workers, db=db, redis_url=redis_url, node_id=node_id)
@@ -419,6 +436,7 @@ def serve(
             workers=workers,
             redis_url=redis_url,
             node_id=node_id,
+            allowed_origins=allowed_origins,
         )
     except (OSError, ValueError) as e:
         # Before the server runs: an unreadable or bad secret file, a database directory

@@ -210,8 +210,8 @@ class RedisProc:
 class Client:
     """A protocol client that records every message it receives."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
+    def __init__(self, url: str, origin: str | None = None) -> None:
+        self.url, self.origin = url, origin  # origin: as the page of that site would send
         self.ws: websockets.ClientConnection | None = None
         self.received: list[Msg] = []
         self._pending: list[Msg] = []
@@ -220,7 +220,8 @@ class Client:
         self.last: dict[str, int] = {}  # table id -> last event number applied
 
     async def connect(self) -> Client:
-        self.ws = await websockets.connect(self.url, max_size=2**22)
+        origin = None if self.origin is None else websockets.Origin(self.origin)
+        self.ws = await websockets.connect(self.url, max_size=2**22, origin=origin)
         _OPEN.append(self)
         return self
 

@@ -124,8 +124,11 @@ def nginx(binary: str, upstreams: list[int], prefix: Path) -> Iterator[str]:
 
 
 async def play_one_move(ws_url: str) -> None:
-    """Through the proxy: the socket upgrades, a table starts and a move is played."""
-    client = await Client(ws_url).connect()
+    """Through the proxy: the socket upgrades (from the page the proxy serves: the server
+    checks its Origin against the Host the proxy passes on), a table starts and a move is
+    played."""
+    page = ws_url.replace("ws://", "http://").removesuffix("/ws")
+    client = await Client(ws_url, origin=page).connect()
     await client.hello("Ana")
     await client.send({"type": "create_table", "game": "kozyri", "seats": ["human", "easy"]})
     state = await client.expect("table_state")

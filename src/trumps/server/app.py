@@ -97,6 +97,9 @@ class ServerSettings:
     # Several processes form one service through Redis (with PostgreSQL as the database):
     redis_url: str | None = None  # None: this process is the whole service
     node_id: str | None = None  # this process's name in the service (None: the hub's own)
+    # Pages of these origins (scheme://host[:port]) may open a WebSocket too, beside the
+    # server's own; a handshake without Origin (not a browser) is always let in.
+    allowed_origins: tuple[str, ...] = ()
 
 
 class _AccountIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -118,6 +121,7 @@ class _Server:
     """The routes, sharing the store, hub and token machinery of one app."""
 
     def __init__(self, settings: ServerSettings, store: Store | None = None) -> None:
+        self._origins = {o.rstrip("/").lower() for o in settings.allowed_origins}
         self.settings = settings
         self.assets = Assets(settings.static) if settings.static is not None else None
         self.store: Store = store or SqlStore(settings.db)
@@ -161,6 +165,11 @@ class _Server:
 
     # -- the socket ---------------------------------------------------------------------------
     async def websocket(self, ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and not self._origin_ok(origin, ws.headers.get("host", "")):
+            log.info("WebSocket refused: origin %r is not this server's", origin[:100])
+            await ws.close(code=1008)  # before the handshake is accepted: HTTP 403
+            return
         await ws.accept()
         conn = self.hub.connect()
         pump = asyncio.create_task(self._pump(ws, conn))
@@ -180,6 +189,15 @@ class _Server:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
+
+    def _origin_ok(self, origin: str, host: str) -> bool:
+        """A page of this server (its origin names the host the browser connected to) or of
+        an origin the host allowed.  The scheme is not compared: behind a TLS proxy the
+        browser says https and the server hears http."""
+        if origin.rstrip("/").lower() in self._origins:
+            return True
+        _, sep, netloc = origin.partition("://")
+        return bool(sep) and bool(host) and netloc.rstrip("/").lower() == host.lower()
 
     @staticmethod
     async def _pump(ws: WebSocket, conn: Connection) -> None:
@@ -465,6 +483,7 @@ def settings_env(
             "static": None if settings.static is None else str(settings.static),
             "redis_url": settings.redis_url,
             "node_id": settings.node_id,
+            "allowed_origins": list(settings.allowed_origins),
             "catalogs": catalogs,
             "log_level": log_level,
         }
@@ -487,8 +506,12 @@ def app_from_env() -> Starlette:
     log_level = str(data.pop("log_level"))
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     static = data.pop("static")
+    origins = tuple(data.pop("allowed_origins", ()))
     settings = ServerSettings(
-        **data, catalogs=catalogs, static=None if static is None else Path(static)
+        **data,
+        catalogs=catalogs,
+        static=None if static is None else Path(static),
+        allowed_origins=origins,
     )
     settings.node_id = settings.node_id or default_node_id()
     return create_app(settings)

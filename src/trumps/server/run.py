@@ -290,6 +290,7 @@ def serve(
     workers: int = 1,
     redis_url: str | None = None,
     node_id: str | None = None,
+    allowed_origins: tuple[str, ...] = (),
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -323,6 +324,7 @@ def serve(
         catalogs=catalogs,
         redis_url=redis_url,
         node_id=node_id,
+        allowed_origins=allowed_origins,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     shown = f"[{host}]" if ":" in host else host
