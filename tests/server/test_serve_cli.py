@@ -184,7 +184,12 @@ def test_bad_service_options_are_usage_errors() -> None:
     assert "redis://HOST:6379/0" in _refused(["--redis", "localhost:6379", "--db", PG])
     assert "--workers" in _refused(["--workers", "0"])
     assert "--node-id" in _refused(["--node-id", " ", "--redis", REDIS_URL, "--db", PG])
-    for origin in ("cards.example.org", "ftp://cards.example.org", "https://x.org/page", "https://"):
+    for origin in (
+        "cards.example.org",
+        "ftp://cards.example.org",
+        "https://x.org/page",
+        "https://",
+    ):
         assert "--allowed-origin" in _refused(["--allowed-origin", origin])
 
 
