@@ -6,7 +6,7 @@
 ``trumps arena …``  many seeded games between bots, with statistics and ratings
 ``trumps solve POSITION.json``  the exact value and a best move of a 2-player duel position
 ``trumps serve``  the online game server (lobby, tables, bots, persistence) and its page
-``trumps connect URL``  the terminal client of a server
+``trumps connect HOST:PORT``  the terminal client of a server
 
 Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
 ``serve``, ``connect``) attach to the same ``cli`` group.
@@ -457,14 +457,23 @@ def serve(
     help="Where your resume token is kept (default: in your user data directory).",
 )
 def connect(*, url: str, name: str | None, token_file: Path | None) -> None:
-    """Play on a trumps server in the terminal: lobby, tables, history (URL: http://HOST:PORT)."""
+    """Play on a trumps server in the terminal: lobby, tables, history (URL: HOST:PORT,
+    http://HOST:PORT or an invite link)."""
     with needs_extra("tui", "trumps connect"):
         from trumps.tui.connect import run as run_client
+        from trumps.tui.connect.net import Unreachable, reach, server_address
 
-    if not url.startswith(("http://", "https://", "ws://", "wss://")):
+    try:
+        server = server_address(url)
+    except ValueError:
         raise click.BadParameter(
-            "give the server's address, e.g. http://127.0.0.1:8000", param_hint="'URL'"
-        )
+            "give the server's address, e.g. 127.0.0.1:8000 or http://127.0.0.1:8000",
+            param_hint="'URL'",
+        ) from None
+    try:
+        reach(server)
+    except Unreachable as e:
+        raise click.ClickException(f"cannot connect to {server.http_url}: {e}") from None
     run_client(url, name, token_file)
 
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import http.client
 import json
 import os
 import random
 import re
+import socket
+import ssl
 import time
 import urllib.error
 import urllib.parse
@@ -38,9 +41,12 @@ __all__ = [
     "HttpError",
     "Server",
     "TokenStore",
+    "Unreachable",
     "client_data_dir",
+    "connect_problem",
     "default_name",
     "parse_invite",
+    "reach",
     "server_address",
 ]
 
@@ -50,6 +56,7 @@ PING_EVERY: Final = 15.0  # seconds between protocol pings
 HELLO_AGAIN: Final = 3.0  # seconds before asking again a server that was unavailable
 SILENCE_LIMIT: Final = 45.0  # no message for this long: the connection is dead
 HTTP_TIMEOUT: Final = 15.0
+REACH_TIMEOUT: Final = 8.0  # seconds the first contact with a server may take
 MAX_FRAME: Final = 4 * 1024 * 1024
 
 
@@ -103,6 +110,56 @@ def parse_invite(text: str) -> str | None:
         found = urllib.parse.parse_qs(query).get("table", [""])[0]
         text = found.strip()
     return text if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", text) else None
+
+
+# ---------------------------------------------------------------- can it be reached
+
+
+class Unreachable(RuntimeError):
+    """The server cannot be reached; the message says why, in a few words."""
+
+
+def connect_problem(error: BaseException, host: str = "") -> str:
+    """Why a connection failed, for people: ``connection refused``, ``no such host``,
+    ``timed out`` … (``host`` names the host a look-up failed for)."""
+    if isinstance(error, urllib.error.URLError) and isinstance(error.reason, BaseException):
+        error = error.reason
+    where = f" {host}" if host else ""
+    if isinstance(error, socket.gaierror):
+        if error.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)):
+            return f"no such host{where}"
+        return f"cannot look up the host{where} ({error.strerror or error})"
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused (is the server running, on that port?)"
+    if isinstance(error, TimeoutError):
+        return "timed out (no answer)"
+    if isinstance(error, ssl.SSLError):
+        return f"the secure connection failed ({error.reason or error})"
+    if isinstance(error, ConnectionResetError):
+        return "the connection was reset"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror[:1].lower() + error.strerror[1:]
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
+def reach(server: Server, timeout: float = REACH_TIMEOUT) -> None:
+    """Check that something answers HTTP at ``server`` (its ``/healthz``); raises
+    ``Unreachable`` with the reason when nothing does.  Any HTTP answer will do: the
+    WebSocket session says the rest."""
+    host = urllib.parse.urlsplit(server.http_url).hostname or ""
+    request = urllib.request.Request(server.http_url + "/healthz")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            answer.read(1)
+    except urllib.error.HTTPError:
+        return  # it answered
+    except http.client.HTTPException as e:
+        if isinstance(e, ConnectionResetError):  # closed without a word
+            raise Unreachable("the connection was closed without an answer") from None
+        raise Unreachable("something answers there, but not a web server") from None
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        raise Unreachable(connect_problem(e, host)) from None
 
 
 # ---------------------------------------------------------------- the token file
@@ -292,7 +349,8 @@ class Client:
             except asyncio.CancelledError:
                 raise
             except (OSError, websockets.WebSocketException, TimeoutError) as e:
-                self._set_status(f"offline ({type(e).__name__})")
+                host = urllib.parse.urlsplit(self.server.http_url).hostname or ""
+                self._set_status(f"offline ({connect_problem(e, host)})")
             except Exception as e:  # a bug here must not end the session for good
                 self._set_status(f"offline (client error: {type(e).__name__}: {e})")
             finally:
