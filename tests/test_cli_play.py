@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from trumps import new_game
 from trumps.records import dumps, loads, record_of
+from trumps.tui.cardtext import typed_action
 
 ENV = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
 LEGAL = r"\nLegal: ([^\r\n]*)\r\n"
@@ -135,8 +137,9 @@ def test_bad_entry_gets_a_message_and_the_game_goes_on() -> None:
 
 def test_illegal_card_is_refused() -> None:
     child = spawn("play", "twentyfive", "--seed", "1")
-    legal = wait_legal(child).split()
-    not_legal = next(c for c in ("2S", "3D", "KC", "9H", "QC", "4S") if c not in legal)
+    legal = re.findall(r"(?:rob|discard) \S+|\S+", wait_legal(child))  # like the hand: 10♠ …
+    typed = {typed_action(w) for w in legal}
+    not_legal = next(c for c in ("2S", "3D", "KC", "9H", "QC", "4S") if c not in typed)
     child.sendline(not_legal.lower())
     child.expect(r"(You do not hold|is not legal)[^\r\n]*Legal: ")
     child.expect_exact("> ")
@@ -180,12 +183,9 @@ def test_hint_names_a_legal_move_and_the_game_goes_on(game: str) -> None:
     legal = wait_legal(child)
     child.sendline("hint")
     child.expect(r"Hint \((\w+)\): play (.+?)(?: — |\r\n)")
-    suggested = str(child.match.group(2))
-    words = legal.split()
-    actions = [
-        " ".join(words[i : i + 2]) if w in ("trump", "rob") else w for i, w in enumerate(words)
-    ]
-    assert suggested in actions
+    suggested = typed_action(str(child.match.group(2)))
+    actions = re.findall(r"(?:trump|rob|discard) \S+|\S+", legal)  # 10♠ trump ♠ rob 9♠ …
+    assert suggested in [typed_action(a) for a in actions]
     child.expect_exact("> ")
     child.sendline(first_action(legal))
     wait_legal(child)

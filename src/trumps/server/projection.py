@@ -62,10 +62,11 @@ class Projection(TableBase):
         return self.game.view(seat)
 
     def seat_infos(self) -> list[SeatInfo]:
+        names = self.shown_names()
         return [
             SeatInfo(
                 seat=s,
-                name=seat.name,
+                name=names[s],
                 bot=cast(BotLevel | None, seat.level),
                 connected=seat.level is not None or seat.conn is not None,
                 away=seat.away,

@@ -146,11 +146,25 @@ class TableBase:
                 return s
         return None
 
+    def shown_names(self) -> list[str | None]:
+        """Each seat's name as every client shows it: the person's; a bot seat's its level
+        (``medium bot``), numbered when several bots of one level sit at the table
+        (``medium bot 1``, ``medium bot 2``), so that no two seats read alike; None for a
+        person's seat nobody holds."""
+        levels = [seat.level for seat in self.seats]
+        counted: dict[str, int] = {}
+        out: list[str | None] = []
+        for seat in self.seats:
+            if seat.level is None:
+                out.append(seat.name)
+                continue
+            counted[seat.level] = counted.get(seat.level, 0) + 1
+            several = levels.count(seat.level) > 1
+            out.append(f"{seat.level} bot" + (f" {counted[seat.level]}" if several else ""))
+        return out
+
     def record_names(self) -> list[str]:
-        return [
-            seat.name or (f"{seat.level} bot" if seat.level else f"Seat {s}")
-            for s, seat in enumerate(self.seats)
-        ]
+        return [name or f"Seat {s}" for s, name in enumerate(self.shown_names())]
 
     def clocks(self) -> list[float | None] | None:
         """Seconds left per seat (None for a seat without a clock), or None if untimed."""

@@ -175,13 +175,13 @@ def seat_line(
         trumps = v.get("trumps") or []
         line.append_text(join(" · trump ", suit_text(trumps[seat] if seat < len(trumps) else None)))
     if isinstance(hand, Mapping) and hand.get("known"):
-        line.append_text(join(" · known ", cards_text(sorted_cards(hand["known"]))))
+        line.append_text(join(" · known ", cards_text(sorted_cards(hand["known"], v))))
     voids = v.get("voids") or []
     if seat != b.me and seat < len(voids) and voids[seat]:
         line.append_text(join(" · void ", Text("").join(suit_text(x) for x in voids[seat])))
     if isinstance(hand, list) and seat != b.me:
         line.append(": ")
-        line.append_text(cards_text(sorted_cards(hand)) if hand else Text("—"))
+        line.append_text(cards_text(sorted_cards(hand, v)) if hand else Text("—"))
     if clock is not None:
         line.append(" · ")
         line.append_text(clock)
@@ -350,7 +350,7 @@ def hand_line(b: Board) -> Text | None:
     if b.me is None or b.me >= len(hands) or not isinstance(hands[b.me], list):
         return None
     hand = [str(c) for c in hands[b.me]]
-    return join(f"Your hand ({len(hand)}): ", hand_text(hand, marked_suit(b.view, b.me)))
+    return join(f"Your hand ({len(hand)}): ", hand_text(hand, marked_suit(b.view, b.me), b.view))
 
 
 def board_lines(b: Board, *, seats: bool = True, hand: bool = True) -> list[Text]:

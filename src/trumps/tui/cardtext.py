@@ -7,7 +7,7 @@ returns a ``rich.text.Text`` (its ``.plain`` is the text without colour), except
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -25,6 +25,7 @@ from trumps.cards import (
     suit_of,
 )
 from trumps.errors import InvalidAction
+from trumps.games.twentyfive.rules import TrickRules
 
 RED = "red"
 JOKER_STYLE = "bold magenta"
@@ -65,26 +66,43 @@ def cards_text(codes: Sequence[str | int], sep: str = " ") -> Text:
     return Text(sep).join(card_text(c) for c in codes)
 
 
-def card_key(code: str) -> tuple[int, int]:
-    """The order a hand is shown in: by suit (♠ ♥ ♦ ♣, the joker last), high cards first."""
-    c = parse_card(code)
-    if c == JOKER:
-        return (4, 0)
-    return (suit_of(c), -c)
+def _strength(view: Mapping[str, Any] | None) -> Callable[[int], int]:
+    """How high a card ranks in the hand ``view`` shows, as the game says: in Twenty-Five
+    its strength in that hand (the 2♠ above the 8♠, the A♦ below the 2♦ unless diamonds are
+    trumps, the trumps' own order); elsewhere the plain rank (A K Q … 6)."""
+    if view is not None and view.get("game") == "twentyfive":
+        return TrickRules.of_view(view).value
+    return lambda c: c
 
 
-def sorted_cards(codes: Sequence[Any]) -> list[str]:
-    """``codes`` as strings in hand order (``card_key``)."""
-    return sorted((str(c) for c in codes), key=card_key)
+def _key(c: int, strength: Callable[[int], int]) -> tuple[int, int, int]:
+    return (4, 0, 0) if c == JOKER else (suit_of(c), -strength(c), -c)
 
 
-def hand_text(codes: Sequence[str], marked_suit: int | None = None) -> Text:
+def card_key(code: str, view: Mapping[str, Any] | None = None) -> tuple[int, int, int]:
+    """The order a hand is shown in: by suit (♠ ♥ ♦ ♣, the joker last), high cards first,
+    how high a card is coming from the game for the hand of ``view`` (if given)."""
+    return _key(parse_card(code), _strength(view))
+
+
+def sorted_cards(codes: Sequence[Any], view: Mapping[str, Any] | None = None) -> list[str]:
+    """``codes`` as strings in hand order (``card_key``, for the hand of ``view``)."""
+    strength = _strength(view)
+    return sorted((str(c) for c in codes), key=lambda code: _key(parse_card(code), strength))
+
+
+def hand_text(
+    codes: Sequence[str],
+    marked_suit: int | None = None,
+    view: Mapping[str, Any] | None = None,
+) -> Text:
     """A hand grouped by suit (♠ ♥ ♦ ♣), high cards first: ``♠ A K 9   ♥ Q 6``; the
-    ``marked_suit`` group gets ``(trumps)``."""
-    cards = [parse_card(c) for c in codes]
+    ``marked_suit`` group gets ``(trumps)``.  ``view`` (the position the hand is in) says
+    how high each card ranks: in Twenty-Five ``♠ K Q J A 2 … 10`` when spades are plain."""
+    ordered = [parse_card(c) for c in sorted_cards(codes, view)]
     groups: list[Text] = []
     for s in range(4):
-        in_suit = sorted((c for c in cards if c != JOKER and suit_of(c) == s), reverse=True)
+        in_suit = [c for c in ordered if c != JOKER and suit_of(c) == s]
         if not in_suit:
             continue
         style = RED if s in RED_SUITS else ""
@@ -94,7 +112,7 @@ def hand_text(codes: Sequence[str], marked_suit: int | None = None) -> Text:
         if s == marked_suit:
             g.append(" (trumps)", style="dim")
         groups.append(g)
-    if JOKER in cards:
+    if JOKER in ordered:
         groups.append(Text("Joker", style=JOKER_STYLE))
     return Text("   ").join(groups) if groups else Text("(no cards)")
 
@@ -147,6 +165,44 @@ def action_label(action: str, view: Mapping[str, Any] | None = None) -> Text:
     return Text(action)
 
 
+def typed_label(action: str) -> str:
+    """An action the way it can be typed back and the way the hand writes it: ``10♥``,
+    ``take``, ``trump ♠``, ``rob 9♠``, ``discard 9♠`` (``typed_action`` reads each)."""
+    head, _, rest = action.partition(" ")
+    try:
+        if not rest:
+            return action if head in ("take", "rob", "discard") else card_text(action).plain
+        if head == "trump":
+            return f"trump {suit_text(rest).plain}"
+        if head in ("rob", "discard"):
+            return f"{head} {card_text(rest).plain}"
+    except InvalidAction:
+        pass
+    return action
+
+
+def legal_in_hand_order(legal: Sequence[str], view: Mapping[str, Any] | None = None) -> list[str]:
+    """The legal actions ordered like the hand of ``view``: the cards as the hand shows
+    them, then the other actions in the game's order (rob and discard by their card)."""
+    cards = [a for a in legal if " " not in a and a not in ("take", "rob", "discard")]
+    order = {c: i for i, c in enumerate(sorted_cards(cards, view))}
+    words = [a for a in legal if a not in order]
+    by_card: dict[str, list[str]] = {}
+    for a in words:
+        by_card.setdefault(a.partition(" ")[0], []).append(a)
+    out = sorted(cards, key=order.__getitem__)
+    for head, group in by_card.items():
+        if head in ("rob", "discard") and all(" " in a for a in group):
+            group = [f"{head} {c}" for c in sorted_cards([a.split()[1] for a in group], view)]
+        out += group
+    return out
+
+
+def legal_words(legal: Sequence[str], view: Mapping[str, Any] | None = None) -> str:
+    """``10♠ Q♥ take``: the legal actions written like the hand, in its order."""
+    return " ".join(typed_label(a) for a in legal_in_hand_order(legal, view))
+
+
 def typed_action(text: str) -> str:
     """The canonical action for what a person typed (``th``, ``10♥``, ``take``, ``trump s``,
     ``rob 9s``, ``discard 9s``); raises ``InvalidAction`` with a one-line reason.  Whether
@@ -166,7 +222,10 @@ __all__ = [
     "is_discard",
     "join",
     "joker_discard_owed",
+    "legal_in_hand_order",
+    "legal_words",
     "sorted_cards",
     "suit_text",
     "typed_action",
+    "typed_label",
 ]

@@ -159,6 +159,9 @@ class Session:
         }
         self.rng = random.Random(f"trumps-tui/{game.game_id}/{game.seed}")
         self.marks: list[int] = []  # len(history) before each of the human's decisions
+        # Twenty-Five: the scores each hand began with, by hand number (for its result).
+        start = game.view(human)
+        self.hand_scores = {int(start.get("hand", 1)): [int(x) for x in start.get("scores") or []]}
 
     # -- the loop ---------------------------------------------------------------------
     def run(self) -> bool:
@@ -207,7 +210,7 @@ class Session:
             if word in ("help", "?", "h"):
                 extra = HELP_KOZYRI if g.game_id == "kozyri" else HELP_TWENTYFIVE
                 self.say(Text(HELP_COMMON + "\n" + extra))
-                self.say(legal_line(g.legal_actions()))
+                self.say(legal_line(g.legal_actions(), g.view(self.human)))
                 continue
             if word == "undo":
                 if self.undo():
@@ -344,8 +347,20 @@ class Session:
             if hand_size(after, seat) == 0 and hand_size(before, seat) > 0:
                 out.append(Text(f"{who} {verb('are', 'is')} out of cards."))
         elif after.get("hand") != before.get("hand"):
-            out.append(Text(f"Hand {before.get('hand', 1)} is over. New deal.", style="bold"))
+            out.append(self._kozyri_hand_over(before, after))
         return out
+
+    def _kozyri_hand_over(self, before: dict[str, Any], after: dict[str, Any]) -> Text:
+        """``Hand 1 is over: Bot 1 lost it (lost hands: You 0 · Bot 1 1). New deal.``"""
+        old, new = before.get("losses") or [], after.get("losses") or []
+        lost = [s for s in range(min(len(old), len(new))) if new[s] > old[s]]
+        who = _join([self.names[s] for s in lost])
+        verdict = f"{who} lost it" if lost else "nobody lost it"
+        tally = " · ".join(f"{self.names[s]} {n}" for s, n in enumerate(new))
+        shown = f" (lost hands: {tally})" if tally else ""
+        return Text(
+            f"Hand {before.get('hand', 1)} is over: {verdict}{shown}. New deal.", style="bold"
+        )
 
     def _narrate_twentyfive(
         self, seat: int, code: int, before: dict[str, Any], after: dict[str, Any]
@@ -376,15 +391,29 @@ class Session:
                 Text(f"{winner} {'win' if winner == 'You' else 'wins'} the trick.", style="bold")
             )
         if after.get("hand") != before.get("hand") and after.get("outcome") is None:
-            scores = after.get("scores", [])
-            out.append(
-                Text(
-                    f"Hand {before.get('hand', 1)} is over (scores "
-                    f"{' '.join(str(s) for s in scores)}). New deal.",
-                    style="bold",
-                )
-            )
+            out.append(self._twentyfive_hand_over(before, after))
         return out
+
+    def _twentyfive_hand_over(self, before: dict[str, Any], after: dict[str, Any]) -> Text:
+        """``Hand 1 is over: You +15, Bot 1 +10 (scores: You 15 · Bot 1 10). New deal.``
+        (teams by their players), the points from the view's scores."""
+        scores = [int(x) for x in after.get("scores") or []]
+        start = self.hand_scores.get(int(before.get("hand", 1)), [])
+        if len(start) != len(scores):
+            start = [0] * len(scores)
+        teams = after.get("teams")
+        sides = (
+            ["Team " + "+".join(self.names[int(s)] for s in team) for team in teams]
+            if teams
+            else list(self.names)
+        )
+        gains = ", ".join(f"{sides[i]} +{scores[i] - start[i]}" for i in range(len(scores)))
+        tally = " · ".join(f"{sides[i]} {scores[i]}" for i in range(len(scores)))
+        self.hand_scores[int(after.get("hand", 1))] = scores
+        return Text(
+            f"Hand {before.get('hand', 1)} is over: {gains} (scores: {tally}). New deal.",
+            style="bold",
+        )
 
     def result_text(self) -> Text:
         """The end of the game in words."""

@@ -3,8 +3,9 @@
 
 Only the human's own view is ever rendered, so the screen cannot show a card the human
 may not know.  ``render`` returns a styled ``rich.text.Text`` (its ``.plain`` is the same
-text without colour); the ``Legal:`` line is always plain and lists the canonical action
-strings separated by spaces.
+text without colour); the ``Legal:`` line is always plain and lists the legal actions
+written like the hand and in its order (``10♠ Q♥ take``, ``trump ♠``, ``rob 9♠``), each
+as it may be typed back, separated by spaces.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from trumps.tui.board import Board, board_lines, title_line
-from trumps.tui.cardtext import card_text, cards_text, hand_text, suit_text
+from trumps.tui.cardtext import card_text, cards_text, hand_text, legal_words, suit_text
 
 
 def seat_names(players: int, human: int) -> list[str]:
@@ -31,9 +32,9 @@ def seat_names(players: int, human: int) -> list[str]:
     return names
 
 
-def legal_line(legal: Sequence[str]) -> Text:
-    """``Legal: 6C QS take`` — plain, canonical strings separated by spaces."""
-    return Text("Legal: " + " ".join(legal))
+def legal_line(legal: Sequence[str], view: dict[str, Any] | None = None) -> Text:
+    """``Legal: 10♠ Q♥ take`` — plain, written like the hand of ``view`` and in its order."""
+    return Text("Legal: " + legal_words(legal, view))
 
 
 def render(view: dict[str, Any], legal: Sequence[str], names: Sequence[str]) -> Text:
@@ -43,7 +44,7 @@ def render(view: dict[str, Any], legal: Sequence[str], names: Sequence[str]) -> 
     head = f"── {title_line(view)} "
     lines = [Text(head + "─" * max(3, 60 - len(head)), style="bold cyan")]
     lines += board_lines(board)
-    lines.append(legal_line(legal))
+    lines.append(legal_line(legal, view))
     return Text("\n").join(lines)
 
 

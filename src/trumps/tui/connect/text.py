@@ -23,7 +23,7 @@ from trumps.tui.board import (
     seat_line,
     turn_line,
 )
-from trumps.tui.cardtext import action_label, card_key, join, sorted_cards
+from trumps.tui.cardtext import action_label, card_key, join, legal_in_hand_order, sorted_cards
 from trumps.tui.connect.model import FeedItem, Msg, TableModel
 
 __all__ = [
@@ -111,8 +111,9 @@ def seats_text(t: TableModel, now: float | None = None) -> Text:
         tags = []
         if s == t.seat:
             tags.append("you")
-        if info.get("bot") and info.get("name"):
-            tags.append(f"{info['bot']} bot")
+        name = str(info.get("name") or "")
+        if info.get("bot") and name and not name.startswith(f"{info['bot']} bot"):
+            tags.append(f"{info['bot']} bot")  # a bot with a name of its own
         if info.get("away"):
             tags.append("away: a bot plays")
         elif not info.get("connected", True) and info.get("name"):
@@ -151,14 +152,12 @@ def _my_hand(t: TableModel) -> list[str]:
     hands = t.view.get("hands") or []
     if t.seat is None or t.seat >= len(hands) or not isinstance(hands[t.seat], list):
         return []
-    return sorted_cards(hands[t.seat])
+    return sorted_cards(hands[t.seat], t.view)
 
 
 def choices(t: TableModel) -> list[str]:
     """The legal actions in the order the hand shows them: cards left to right, then words."""
-    legal = set(t.legal)
-    cards = [c for c in _my_hand(t) if c in legal]
-    return cards + [a for a in t.legal if a not in cards]
+    return legal_in_hand_order(t.legal, t.view)
 
 
 def choice_label(action: str, t: TableModel | None = None) -> Text:

@@ -1,0 +1,84 @@
+"""``trumps connect`` details players noticed (issue 11, part 4), against a real server:
+the bots at one table have distinct names (the server names them, so the page and the
+terminal agree)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from trumps.tui.connect import ConnectApp
+from trumps.tui.connect.form import GameForm
+from trumps.tui.connect.table import TableScreen
+
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.e2e import ServerProc
+
+TIMEOUT = 30.0
+SIZE = (120, 40)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    work = tmp_path_factory.mktemp("connect-details")
+    proc = ServerProc(f"sqlite+aiosqlite:///{work / 'trumps.db'}", work, bot_time=0.02)
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+async def until(pilot: Pilot[None], pred: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.01)
+
+
+async def open_form(pilot: Pilot[None], app: ConnectApp) -> None:
+    """The "play the computer" form, set to Twenty-Five, typed as a person would."""
+    await until(pilot, lambda: app.client.state.welcomed, "the welcome")
+    await pilot.press("p")
+    await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+    await pilot.click("#game")
+    await pilot.press(*"twenty", "enter")
+    await until(pilot, lambda: getattr(app.screen, "game", "") == "twentyfive", "Twenty-Five")
+
+
+async def start(pilot: Pilot[None], app: ConnectApp, options: str = "") -> TableScreen:
+    """Start the game of the form (with ``options`` typed into it); its table screen."""
+    assert not options, "the form takes no options yet"
+    await pilot.click("#ok")
+    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    await until(pilot, lambda: screen.model.started, "the deal")
+    return screen
+
+
+def test_three_bots_have_distinct_names(server: ServerProc, tmp_path: Path) -> None:
+    async def body() -> None:
+        app = ConnectApp(server.http, name="Olena", token_file=tmp_path / "a.json")
+        async with app.run_test(size=SIZE) as pilot:
+            await open_form(pilot, app)
+            screen = await start(pilot, app)
+            t = screen.model
+            names = [t.name_of(s) for s in range(t.players)]
+            assert names == ["Olena", "medium bot 1", "medium bot 2", "medium bot 3"]
+            seats = str(screen.query_one("#seats", Static).content)
+            for name in names[1:]:
+                assert seats.count(name) == 1, seats
+            assert "(medium bot" not in seats  # the name says it: no second tag
+
+    asyncio.run(body())
