@@ -33,6 +33,7 @@ import click
 from trumps import __version__
 from trumps.ai import BOTS
 from trumps.commands.arena import arena
+from trumps.commands.paths import check_writable
 from trumps.commands.solve import solve
 from trumps.errors import InvalidRecord
 from trumps.games import GAMES, Game, Outcome
@@ -156,7 +157,8 @@ def players_for(game_id: str, players: int | None, preset: str) -> int:
     "--save",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
-    help="Write the game record (JSON) to FILE at the end.",
+    help="Write the game record (JSON) to FILE at the end, or when interrupted; "
+    "each game played again goes to a new file (FILE-2.json, …).",
 )
 def play(
     *,
@@ -183,6 +185,7 @@ def play(
         raise click.BadParameter(
             f"seat must be 0–{n - 1} with {n} players, not {seat}", param_hint="'--seat'"
         )
+    check_writable(save, "--save")  # now, not after the whole game
     options = PlayOptions(game, n, name, seed, opponent, seat, save)
     raise SystemExit(run_play(options))  # Ctrl-C outside the game: see TrumpsGroup
 

@@ -31,6 +31,7 @@ from trumps.arena import (
     write_json,
     write_plot,
 )
+from trumps.commands.paths import check_writable
 from trumps.games import GAMES
 
 _PATH = click.Path(dir_okay=False, writable=True, path_type=Path)
@@ -102,6 +103,8 @@ def arena(
     """
     if plot is not None:  # before the games, not after: `trumps` names the missing extra
         import matplotlib  # noqa: F401
+    for path, option in ((out, "--out"), (csv_path, "--csv"), (plot, "--plot")):
+        check_writable(path, option)  # before the games too
     try:
         matchup = make_matchup(game, bots.split(","), players, preset, time_limit)
         plan = plan_games(matchup, n_games, seed)

@@ -92,34 +92,51 @@ def run(
 ) -> int:
     """Play games until the user stops; the process exit code: 0, 130 after Ctrl-C
     (the game so far is saved first, with ``options.save``), 1 if the record cannot be
-    written."""
+    written.  The first game is saved to ``options.save``, each one played again to a new
+    file beside it (``next_save_path``)."""
     console = console or make_console()
     read = read_line or _input_line
     seed = options.seed
+    save = options.save
+    played = 0
     while True:
         if seed is None:
             seed = secrets.randbelow(2**31)
         game = new_game(options.game_id, players=options.players, rules=options.rules, seed=seed)
+        played += 1
+        if options.save is not None and played > 1:
+            save = next_save_path(options.save)  # never over the game just saved
         session = Session(game, options.seat, options.opponent, console, read)
         try:
             finished = session.run()
         except KeyboardInterrupt:
             # Ctrl-C keeps the game: the record so far, then one line.
-            if not _save(options.save, game, session.names, "\n"):
+            if not _save(save, game, session.names, "\n"):
                 return 1
-            where = f" Saved the game record to {options.save}." if options.save else ""
+            where = f" Saved the game record to {save}." if save else ""
             console.print(Text(f"\nInterrupted.{where}"))
             return 130
-        if options.save is not None:
-            if not _save(options.save, game, session.names):
+        if save is not None:
+            if not _save(save, game, session.names):
                 return 1
-            console.print(Text(f"Saved the game record to {options.save}"))
+            console.print(Text(f"Saved the game record to {save}"))
         if not finished:
             return 0
         answer = read("Play again? [y/N] ")
         if answer is None or answer.strip().lower() not in ("y", "yes"):
             return 0
         seed += 1
+
+
+def next_save_path(path: Path) -> Path:
+    """The file the next game of a session is saved to: ``game-2.json``, ``game-3.json`` …
+    beside ``path``, the first that does not exist yet."""
+    n = 2
+    while True:
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+        n += 1
 
 
 def _save(path: Path | None, game: Game, names: Sequence[str], before: str = "") -> bool:
@@ -479,4 +496,4 @@ def _trick_winner(before: dict[str, Any], after: dict[str, Any], names: Sequence
     return names[gained[0]]
 
 
-__all__ = ["PlayOptions", "Session", "make_console", "run"]
+__all__ = ["PlayOptions", "Session", "make_console", "next_save_path", "run"]
