@@ -1,6 +1,6 @@
 """Details players noticed in the terminal (issue 11, part 4): a Twenty-Five hand in the
 order the game ranks it, the legal list written like the hand, hand results that name the
-players, and every terminal command in the rules docs."""
+players, and rules written as options on the command line."""
 
 from __future__ import annotations
 
@@ -9,9 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from rich.console import Console
 
 from trumps import Game, from_json, new_game
+from trumps.cli import cli
+from trumps.records import loads
 from trumps.tui.cardtext import typed_action
 from trumps.tui.connect.model import TableModel
 from trumps.tui.connect.text import choices, hand_line
@@ -132,3 +135,50 @@ def test_rules_docs_list_every_terminal_command(doc: str, extra: str) -> None:
     assert "hint" in wanted and len(wanted) >= 6
     missing = [w for w in wanted if w not in typed]
     assert not missing, f"{doc} does not list {missing}"
+
+
+# -- 5. rule options on the command line ----------------------------------------------------
+
+
+def test_play_accepts_a_preset_with_options(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    args = ["play", "twentyfive", "--players", "2", "--seed", "3", "--save", str(save)]
+    result = CliRunner().invoke(cli, [*args, "--rules", "classic,target=40"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "Scores (first to 40)" in result.stdout
+    assert "rules: custom: target=40" in result.stdout
+    assert loads(save.read_text(encoding="utf-8")).rules["target"] == 40
+    # classic with target 45 is the forty-five preset, and the title says so
+    result = CliRunner().invoke(cli, [*args, "--rules", "classic,target=45"], input="quit\n")
+    assert result.exit_code == 0 and "rules: forty-five" in result.stdout, result.output
+
+
+def test_play_accepts_options_alone() -> None:
+    args = ["play", "twentyfive", "--players", "2", "--seed", "3", "--rules", "rob=off,target=30"]
+    result = CliRunner().invoke(cli, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "Scores (first to 30)" in result.stdout and 'rob="off"' in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("rules", "fragments"),
+    [
+        ("classic,target=abc", ["rule option 'target' takes a whole number, not 'abc'"]),
+        ("classic,target=0", ["rule option 'target' must be at least 1, not 0"]),
+        ("rob=sometimes", ["rule option 'rob' takes one of optional, mandatory, off"]),
+        ("joker=maybe", ["rule option 'joker' takes true or false, not 'maybe'"]),
+        ("tagret=45", ["no rule option 'tagret'", "options: teams, joker"]),
+        ("classic,forty-five", ["give one rule preset"]),
+        ("target=30,target=40", ["'target' is given twice"]),
+        ("nosuch", ["no preset 'nosuch'", "presets: classic"]),
+    ],
+)
+def test_bad_rule_options_are_one_line_errors(rules: str, fragments: list[str]) -> None:
+    result = CliRunner().invoke(cli, ["play", "twentyfive", "--rules", rules], input="")
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert "--rules" in lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])

@@ -35,9 +35,9 @@ from trumps.ai import BOTS
 from trumps.commands.arena import arena
 from trumps.commands.paths import check_writable
 from trumps.commands.solve import solve
-from trumps.errors import InvalidRecord
-from trumps.games import GAMES, Game, Outcome
-from trumps.games.base import preset_named
+from trumps.errors import InvalidRecord, InvalidRules
+from trumps.games import GAMES, Game, Outcome, new_game
+from trumps.games.base import preset_named, rules_from_text
 from trumps.records import loads
 from trumps.tui import PlayOptions
 from trumps.tui import run as run_play
@@ -143,7 +143,13 @@ def players_for(game_id: str, players: int | None, preset: str) -> int:
 @cli.command()
 @click.argument("game", type=click.Choice(GAME_IDS))
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's).")
-@click.option("--rules", "preset", metavar="PRESET", help="A rule preset (see `trumps rules`).")
+@click.option(
+    "--rules",
+    "preset",
+    metavar="RULES",
+    help="A rule preset, options, or both: classic, target=45 or classic,target=45,joker=true "
+    "(see `trumps rules`).",
+)
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the deals (default: random).")
 @click.option(
     "--opponent",
@@ -172,21 +178,28 @@ def play(
 ) -> None:
     """Play GAME (kozyri or twentyfive) against the computer."""
     cls = GAMES[game]
-    name = preset if preset is not None else cls.DEFAULT_PRESET
+    text = preset if preset is not None else cls.DEFAULT_PRESET
+    try:
+        chosen = rules_from_text(game, cls.OPTIONS, cls.PRESETS, cls.DEFAULT_PRESET, text)
+    except InvalidRules as e:
+        raise click.BadParameter(str(e), param_hint="'--rules'") from None
+    # An earlier name (alias) stands for the preset itself.
+    name = chosen if isinstance(chosen, str) else str(chosen["preset"])
     found = preset_named(cls.PRESETS, name)
-    if found is None:
-        raise click.BadParameter(
-            f"{game} has no preset {name!r} (presets: {', '.join(cls.PRESETS)})",
-            param_hint="'--rules'",
-        )
-    name = found.name  # an earlier name (alias) stands for the preset itself
+    assert found is not None  # rules_from_text checked it
+    name = found.name
     n = players_for(game, players, name)
     if seat >= n:
         raise click.BadParameter(
             f"seat must be 0–{n - 1} with {n} players, not {seat}", param_hint="'--seat'"
         )
+    try:
+        new_game(game, players=n, rules=chosen, seed=0)  # rules that need other players
+    except InvalidRules as e:
+        raise click.BadParameter(str(e), param_hint="'--rules'") from None
     check_writable(save, "--save")  # now, not after the whole game
-    options = PlayOptions(game, n, name, seed, opponent, seat, save)
+    rules = name if isinstance(chosen, str) else {**chosen, "preset": name}
+    options = PlayOptions(game, n, rules, seed, opponent, seat, save)
     raise SystemExit(run_play(options))  # Ctrl-C outside the game: see TrumpsGroup
 
 

@@ -108,6 +108,41 @@ class Option:
             return value
         raise AssertionError(f"option {self.name} has an unsupported default")
 
+    def parse(self, text: str) -> object:
+        """The value written as ``text`` (on a command line: ``45``, ``true``, ``as-written``),
+        checked; raises ``InvalidRules`` naming the option and what it takes."""
+        word = text.strip()
+        if self.choices:
+            for choice in self.choices:
+                if word.lower() == _written(choice).lower():
+                    return choice
+            shown = ", ".join(_written(c) for c in self.choices)
+            raise InvalidRules(f"rule option {self.name!r} takes one of {shown}, not {word!r}")
+        if isinstance(self.default, bool):
+            if word.lower() in _TRUE or word.lower() in _FALSE:
+                return word.lower() in _TRUE
+            raise InvalidRules(f"rule option {self.name!r} takes true or false, not {word!r}")
+        if isinstance(self.default, int):
+            try:
+                number = int(word)
+            except ValueError:
+                raise InvalidRules(
+                    f"rule option {self.name!r} takes a whole number, not {word!r}"
+                ) from None
+            return self.check(number)
+        raise AssertionError(f"option {self.name} has an unsupported default")
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _written(value: object) -> str:
+    """An option value as it is written on a command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -168,6 +203,48 @@ def resolve_rules(
             )
         out[name] = options[name].check(value)
     return out, preset.players
+
+
+def rules_from_text(
+    game_id: str,
+    options: Mapping[str, Option],
+    presets: Mapping[str, Preset],
+    default_preset: str,
+    text: str,
+) -> str | dict[str, object]:
+    """Rules written on one line (``trumps play --rules``): a preset, options ``NAME=VALUE``
+    over the default preset, or both, separated by commas: ``classic``, ``target=45``,
+    ``classic,target=45,joker=true``.  Returns what ``resolve_rules`` takes (the preset's
+    name alone, or an options dict with its ``"preset"``), checked; raises
+    ``InvalidRules`` with one line naming the preset or option and what is allowed."""
+    preset: str | None = None
+    chosen: dict[str, object] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, eq, value = (x.strip() for x in part.partition("="))
+        if not eq:
+            if preset is not None:
+                raise InvalidRules(f"give one rule preset, not {preset!r} and {part!r}")
+            found = preset_named(presets, part)
+            if found is None:
+                raise InvalidRules(
+                    f"{game_id} has no preset {part!r} (presets: {', '.join(presets)})"
+                )
+            preset = found.name
+            continue
+        if name not in options:
+            raise InvalidRules(
+                f"{game_id} has no rule option {name!r} (options: {', '.join(options)})"
+            )
+        if name in chosen:
+            raise InvalidRules(f"rule option {name!r} is given twice")
+        chosen[name] = options[name].parse(value)
+    if not chosen:
+        return preset or default_preset
+    rules: dict[str, object] = {"preset": preset or default_preset, **chosen}
+    resolve_rules(game_id, options, presets, default_preset, rules)
+    return rules
 
 
 def rules_from_json(

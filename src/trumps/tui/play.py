@@ -66,7 +66,7 @@ class PlayOptions:
 
     game_id: str
     players: int | None = None
-    rules: str | None = None
+    rules: str | dict[str, object] | None = None  # a preset name, or options (``preset`` too)
     seed: int | None = None
     opponent: str = "medium"
     seat: int = 0

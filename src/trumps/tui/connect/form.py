@@ -11,7 +11,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
+from trumps.errors import InvalidRules
 from trumps.games import GAMES
+from trumps.games.base import rules_from_text
 from trumps.server.protocol import MAX_SEATS
 from trumps.tui.connect.common import BOT_LEVELS
 from trumps.tui.connect.model import Msg
@@ -57,6 +59,13 @@ class GameForm(ModalScreen["Msg | None"]):
                     value=cls.DEFAULT_PRESET,
                     allow_blank=False,
                     id="preset",
+                    compact=True,
+                )
+            with Horizontal(classes="row"):
+                yield Label("Options", classes="field")
+                yield Input(
+                    id="options",
+                    placeholder="over the preset, e.g. target=45, joker=true (trumps rules)",
                     compact=True,
                 )
             if self.mode == "computer":
@@ -126,6 +135,7 @@ class GameForm(ModalScreen["Msg | None"]):
             widget.value = str(cls.default_players)
         for widget in self.query("#seats").results(Input):
             widget.value = self._default_seats(game)
+        self.query_one("#options", Input).value = ""  # another game's options
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -147,7 +157,15 @@ class GameForm(ModalScreen["Msg | None"]):
     def request(self) -> Msg:
         """The message this form asks for; raises ValueError with a reason."""
         cls = GAMES[self.game]
-        preset = str(self.query_one("#preset", Select).value)
+        preset: str | dict[str, object] = str(self.query_one("#preset", Select).value)
+        written = self.query_one("#options", Input).value.strip()
+        if written:  # the game checks the options (the server checks them again)
+            try:
+                preset = rules_from_text(
+                    self.game, cls.OPTIONS, cls.PRESETS, cls.DEFAULT_PRESET, f"{preset},{written}"
+                )
+            except InvalidRules as e:
+                raise ValueError(str(e)) from None
         if self.mode == "quick":
             return {"type": "quick_match", "game": self.game, "rules": preset}
         if self.mode == "computer":

@@ -17,7 +17,7 @@ from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.history import HistoryScreen
 from trumps.tui.connect.model import Change, Msg
 from trumps.tui.connect.net import parse_invite
-from trumps.tui.connect.text import lobby_row
+from trumps.tui.connect.text import lobby_row, rules_text
 
 __all__ = ["LobbyScreen"]
 
@@ -72,11 +72,14 @@ class LobbyScreen(ClientScreen):
             f"trumps · {self.client.server.http_url} · {who} · {self.client.status}",
         )
         if st.waiting is not None:
+            game = str(st.waiting["game"])
+            rules = st.waiting.get("rules")
+            shown = rules_text(game, rules) if rules else "default rules"
             show(
                 self.query_one("#waiting", Static),
                 Text(
-                    f"Quick match: waiting for another player of {game_title(str(st.waiting['game']))} "
-                    f"({st.waiting.get('rules') or 'default rules'}) — m to cancel",
+                    f"Quick match: waiting for another player of {game_title(game)} "
+                    f"({shown}) — m to cancel",
                     style="bold yellow",
                 ),
             )
