@@ -81,7 +81,7 @@ def _key(c: int, strength: Callable[[int], int]) -> tuple[int, int, int]:
 
 def card_key(code: str, view: Mapping[str, Any] | None = None) -> tuple[int, int, int]:
     """The order a hand is shown in: by suit (♠ ♥ ♦ ♣, the joker last), high cards first,
-    how high a card is coming from the game for the hand of ``view`` (if given)."""
+    as the game ranks them in the hand of ``view`` (if given)."""
     return _key(parse_card(code), _strength(view))
 
 
