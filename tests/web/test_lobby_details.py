@@ -120,3 +120,21 @@ def test_the_page_works_under_its_content_security_policy(server: ServerProc) ->
         assert not refusals, refusals
 
     run(body)
+
+
+def test_bots_are_named_in_the_page_language_and_told_apart(server: ServerProc) -> None:
+    """Three medium bots at one table: each has its own number, in Persian words and
+    digits (the page showed the server's English "medium bot 1")."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(browser, server.http + "/", locale="fa-IR", name="Sara")
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("4")
+        await page.get_by_test_id("pc-level").select_option("medium")
+        await page.get_by_test_id("play-computer").click()
+        table = page.get_by_test_id("table")
+        for n in "۱۲۳":
+            await expect(table.get_by_text(f"ربات متوسط {n}", exact=True).first).to_be_visible()
+        assert "medium bot" not in await table.inner_text()
+
+    run(body)

@@ -54,7 +54,7 @@ export function seatBox(m, s) {
   const toMove = m.toMove === s;
   const marks = [];
   // A bot's level, unless its name already says it ("medium bot").
-  if (info?.bot && m.name(s) !== t("{level} bot", { level: levelName(info.bot) })) {
+  if (info?.bot && !m.name(s).startsWith(t("{level} bot", { level: levelName(info.bot) }))) {
     marks.push(el("span", { class: "badge", title: t("computer player") }, levelName(info.bot)));
   }
   if (info && !info.bot && info.name && !info.connected) marks.push(el("span", { class: "badge warn" }, t("offline")));

@@ -84,6 +84,14 @@ export function gameName(id, fallback = id) {
   return { kozyri: t("Svoi Kozyri"), twentyfive: t("Twenty-Five") }[id] ?? fallback;
 }
 
+/** A bot seat in the page's language: "medium bot", numbered as the server numbers the bots
+ *  of one level at a table ("medium bot 2": the number ends the server's name). */
+export function botName(seat) {
+  const n = /\s(\d+)$/.exec(seat.name ?? "")?.[1];
+  const name = t("{level} bot", { level: levelName(seat.bot) });
+  return n ? `${name} ${num(Number(n))}` : name;
+}
+
 export function levelName(level, fallback = level) {
   return {
     random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"),

@@ -2,7 +2,7 @@
 // (join, watch, quick match), your open tables and the form to create a table.
 
 import { bdi, el, fill, load, put, save, select } from "./dom.js";
-import { gameName, levelName, num, plural, presetName, t } from "./i18n.js";
+import { botName, gameName, levelName, num, plural, presetName, t } from "./i18n.js";
 
 // The games, their player counts and presets, and the bot levels come from the server
 // (GET /api/catalog, loaded by app.js): the page keeps no copy of them.
@@ -93,7 +93,7 @@ function computerBox() {
 // ------------------------------------------------------------------ public tables
 
 function seatsText(seats) {
-  return seats.map((s) => (s.name ? s.name : s.bot ? t("{level} bot", { level: levelName(s.bot) }) : t("open seat")));
+  return seats.map((s) => (s.bot ? botName(s) : s.name ? s.name : t("open seat")));
 }
 
 export function renderTables() {

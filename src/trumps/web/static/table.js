@@ -7,7 +7,7 @@
 
 import { bdi, el, fill, put, reducedMotion } from "./dom.js";
 import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
-import { cardName, gameName, levelName, num, plural, suitName, t } from "./i18n.js";
+import { botName, cardName, gameName, levelName, num, plural, suitName, t } from "./i18n.js";
 import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcomeNodes, seatBox } from "./board.js";
 import { clockLeft, LOG_MAX } from "./net.js";
 
@@ -21,12 +21,8 @@ export const canAct = (tb) => tb.seat !== null && !tb.outcome && !tb.sent && tb.
 /** A seat's display name: the person's or bot's name, else its level, else "open seat". */
 function seatLabel(tb, s) {
   const info = tb.seats[s];
+  if (info?.bot) return botName(info);
   if (info?.name) return info.name;
-  if (info?.bot) {
-    // One bot is named by its level; several by their seat, so that the log stays clear.
-    if (tb.seats.filter((x) => x.bot && !x.name).length > 1) return t("Bot {n}", { n: s + 1 });
-    return t("{level} bot", { level: levelName(info.bot) });
-  }
   return t("Seat {n}", { n: s + 1 });
 }
 
