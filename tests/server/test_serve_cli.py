@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -310,9 +311,9 @@ def _cmdline(pid: int) -> str:
 
 def _children(pid: int) -> list[int]:
     found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for proc_stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            fields = proc_stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
         if int(fields[1]) == pid and fields[0] != "Z":
@@ -365,3 +366,16 @@ def test_two_workers_share_one_port(tmp_path: Path) -> None:
             code = proc.wait(timeout=TIMEOUT)
         assert code == 0, log.read_text()
         assert not any(_cmdline(w) for w in workers)  # the supervisor waited for them
+
+
+def test_the_database_file_and_data_folder_are_for_the_owner_only(tmp_path: Path) -> None:
+    """The running records hold each game's seed, i.e. every hidden hand: the SQLite file
+    is made 0600 and the folders made for it 0700 (``secret.key`` already was 0600)."""
+    path = tmp_path / "data" / "deep" / "trumps.db"
+    before = stat.S_IMODE(tmp_path.stat().st_mode)
+    server_run.check_database(f"sqlite+aiosqlite:///{path}")
+    server_run.migrate_database(f"sqlite+aiosqlite:///{path}")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    for folder in (path.parent, path.parent.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+    assert stat.S_IMODE(tmp_path.stat().st_mode) == before  # a folder it did not make

@@ -10,6 +10,7 @@ Passwords are hashed with argon2id in a worker thread: hashing is deliberately s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import secrets
@@ -26,6 +27,7 @@ __all__ = [
     "Passwords",
     "Tokens",
     "load_secret",
+    "make_private_dir",
 ]
 
 TOKEN_MAX_AGE: Final = 60 * 60 * 24 * 90  # a resume token is good for 90 days
@@ -83,12 +85,25 @@ class Passwords:
         return await asyncio.to_thread(check)
 
 
+def make_private_dir(path: Path) -> None:
+    """Make folder ``path`` and any missing parents readable by their owner only (0700);
+    folders that exist keep their mode."""
+    missing = []
+    for folder in (path, *path.parents):
+        if folder.exists():
+            break
+        missing.append(folder)
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # made meanwhile by another process
+            folder.mkdir(mode=0o700)
+
+
 def load_secret(path: Path) -> str:
     """The secret stored at ``path``, created (readable by its owner only) if missing."""
     try:
         secret = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(path.parent)
         secret = secrets.token_urlsafe(32)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:

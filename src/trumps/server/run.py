@@ -17,6 +17,7 @@ the secret never shows on a command line.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
@@ -41,7 +42,7 @@ from trumps.server.app import (
     default_node_id,
     settings_env,
 )
-from trumps.server.auth import load_secret
+from trumps.server.auth import load_secret, make_private_dir
 from trumps.store import SqlStore
 
 __all__ = [
@@ -168,7 +169,11 @@ def check_database(db: str) -> None:
         sqlite_path = db.split(":///", 1)[1]
     if sqlite_path and sqlite_path != ":memory:":
         try:
-            Path(sqlite_path).parent.mkdir(parents=True, exist_ok=True)
+            # The running games' rows hold their seeds, i.e. every hidden hand: the file and
+            # the folders made for it are the owner's only.
+            make_private_dir(Path(sqlite_path).parent)
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(sqlite_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except OSError as e:
             reason = e.strerror or str(e)
             if isinstance(e, FileExistsError | NotADirectoryError):  # a file in the way
