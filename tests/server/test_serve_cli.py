@@ -317,7 +317,7 @@ def _children(pid: int) -> list[int]:
         except OSError:
             continue
         if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
+            found.append(int(proc_stat.parent.name))
     return found
 
 
