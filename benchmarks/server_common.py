@@ -230,7 +230,9 @@ class ServerProc:
             "--host", HOST, "--port", str(self.port), "--db", self.db,
             "--secret-file", str(self.workdir / "secret.key"),
             "--rate", str(self.rate[0]), "--rate-minute", str(self.rate[1]),
-            "--bot-time", "0.05", "--log-level", "warning", *self.extra,
+            "--bot-time", "0.05", "--log-level", "warning",
+            # Every simulated player connects from this one address.
+            "--sockets-per-address", "1000000", *self.extra,
         ]  # fmt: skip
 
     def start(self) -> None:

@@ -382,6 +382,20 @@ cli.add_command(solve)
     "always let in.",
 )
 @click.option(
+    "--sockets-per-address",
+    default=32,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Game connections one address may hold at once; more are refused (HTTP 403).",
+)
+@click.option(
+    "--hello-timeout",
+    default=5.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 600),
+    help="Seconds a new game connection has to say hello before it is closed.",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -404,6 +418,8 @@ def serve(
     redis_url: str | None,
     node_id: str | None,
     allowed_origins: tuple[str, ...],
+    sockets_per_address: int,
+    hello_timeout: float,
     log_level: str,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
@@ -453,6 +469,8 @@ def serve(
             redis_url=redis_url,
             node_id=node_id,
             allowed_origins=allowed_origins,
+            sockets_per_address=sockets_per_address,
+            hello_timeout=hello_timeout,
         )
     except (OSError, ValueError) as e:
         # Before the server runs: an unreadable or bad secret file, a database directory

@@ -107,6 +107,7 @@ class ServerProc:
             "--bot-time", str(self.bot_time), "--log-level", "warning",
             "--rate", str(self.rate[0]), "--rate-minute", str(self.rate[1]),
             "--bot-workers", str(self.bot_workers),
+            "--sockets-per-address", "1000",  # every test client is one address
         ]  # fmt: skip
         if self.seed is not None:
             args += ["--seed", str(self.seed)]

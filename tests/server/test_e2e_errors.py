@@ -575,7 +575,9 @@ def test_http_api_rejects_bad_requests(serve: Serve) -> None:
     refused(server.post("/api/accounts", json={"login": "A!", "password": password}), 400)
     refused(server.post("/api/accounts", json={"login": "ab", "password": password}), 400)
     refused(server.post("/api/accounts", json={"login": "olena", "password": "short"}), 400)
-    refused(server.post("/api/accounts", content=b"{not json"), 400)
+    json_type = {"content-type": "application/json"}
+    refused(server.post("/api/accounts", content=b"{not json", headers=json_type), 400)
+    refused(server.post("/api/accounts", content=b"{}"), 415)  # not sent as JSON
     made = server.post(
         "/api/accounts", json={"login": "Olena", "password": password, "name": "Olena K"}
     )

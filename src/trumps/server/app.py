@@ -54,6 +54,7 @@ from trumps.server.httpsafety import Refused, SecurityHeaders, json_body
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text, encode, json_schema
 from trumps.server.ratelimit import Buckets, RateLimit
+from trumps.server.sockets import SocketGate, socket_budget
 from trumps.store import LoginTaken, SqlStore, Store, UnknownGame
 
 __all__ = [
@@ -100,6 +101,9 @@ class ServerSettings:
     # Pages of these origins (scheme://host[:port]) may open a WebSocket too, beside the
     # server's own; a handshake without Origin (not a browser) is always let in.
     allowed_origins: tuple[str, ...] = ()
+    sockets_per_address: int = 32  # game sockets one address may hold at once
+    max_sockets: int = 20_000  # game sockets in all (fewer if the file limit says so)
+    hello_timeout: float = 5.0  # seconds a new socket has to say hello
 
 
 class _AccountIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -122,6 +126,7 @@ class _Server:
 
     def __init__(self, settings: ServerSettings, store: Store | None = None) -> None:
         self._origins = {o.rstrip("/").lower() for o in settings.allowed_origins}
+        self.gate = SocketGate(settings.sockets_per_address, socket_budget(settings.max_sockets))
         self.settings = settings
         self.assets = Assets(settings.static) if settings.static is not None else None
         self.store: Store = store or SqlStore(settings.db)
@@ -170,12 +175,31 @@ class _Server:
             log.info("WebSocket refused: origin %r is not this server's", origin[:100])
             await ws.close(code=1008)  # before the handshake is accepted: HTTP 403
             return
-        await ws.accept()
+        address = ws.client.host if ws.client else "?"
+        refused = self.gate.admit(address)
+        if refused is not None:
+            log.info("WebSocket from %s refused: %s", address, refused)
+            await ws.close(code=1008)
+            return
+        try:
+            await ws.accept()
+        except Exception:
+            self.gate.release(address)
+            raise
         conn = self.hub.connect()
         pump = asyncio.create_task(self._pump(ws, conn))
+        deadline = asyncio.get_running_loop().time() + self.settings.hello_timeout
         try:
             while not conn.closed:
-                message = await ws.receive()
+                if conn.player is None:  # a socket that says nothing is not kept
+                    try:
+                        async with asyncio.timeout_at(deadline):
+                            message = await ws.receive()
+                    except TimeoutError:
+                        await ws.close(code=1008, reason="say hello first")
+                        break
+                else:
+                    message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 data = message.get("text")
@@ -185,6 +209,7 @@ class _Server:
         except WebSocketDisconnect:
             pass
         finally:
+            self.gate.release(address)
             self.hub.disconnect(conn)
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -484,6 +509,9 @@ def settings_env(
             "redis_url": settings.redis_url,
             "node_id": settings.node_id,
             "allowed_origins": list(settings.allowed_origins),
+            "sockets_per_address": settings.sockets_per_address,
+            "max_sockets": settings.max_sockets,
+            "hello_timeout": settings.hello_timeout,
             "catalogs": catalogs,
             "log_level": log_level,
         }

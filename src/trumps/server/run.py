@@ -296,6 +296,8 @@ def serve(
     redis_url: str | None = None,
     node_id: str | None = None,
     allowed_origins: tuple[str, ...] = (),
+    sockets_per_address: int = 32,
+    hello_timeout: float = 5.0,
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -330,6 +332,8 @@ def serve(
         redis_url=redis_url,
         node_id=node_id,
         allowed_origins=allowed_origins,
+        sockets_per_address=sockets_per_address,
+        hello_timeout=hello_timeout,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     shown = f"[{host}]" if ":" in host else host
