@@ -341,7 +341,7 @@ def test_a_player_whose_process_dies_is_shown_gone_at_a_table_elsewhere(
         await play([ana, rui], 2)
         rui_seat = rui.latest()["seat"] if rui.latest()["type"] == "table_state" else None
         service.procs["B"].kill9()
-        left = await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "leave")
+        left = await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "disconnect")
         assert rui_seat is None or left["seat"] == rui_seat
         await rui.move_to(service.procs["A"])
         back = await ana.now.until(lambda m: m["type"] == "event" and m["kind"] == "return")

@@ -84,7 +84,7 @@ def test_a_reload_gets_the_seat_back_and_the_game_goes_on(serve: Serve) -> None:
         await play_moves({0: olena, 1: taras}, table_id, 6, seed=1)
         before = latest(olena, table_id)
         await olena.close()
-        left = await taras.until(lambda m: m["type"] == "event" and m["kind"] == "leave")
+        left = await taras.until(lambda m: m["type"] == "event" and m["kind"] == "disconnect")
         assert left["seat"] == 0
         snap = await _resync(taras, table_id)
         assert snap["seats"][0]["connected"] is False and snap["seats"][0]["away"] is False
@@ -119,7 +119,7 @@ def test_a_bot_plays_for_an_absent_player_who_then_takes_the_seat_back(serve: Se
     async def main() -> None:
         olena, taras, table_id = await two_at_a_table(server, grace=0.2, takeover="random")
         await olena.close()
-        await taras.until(lambda m: m["type"] == "event" and m["kind"] == "leave")
+        await taras.until(lambda m: m["type"] == "event" and m["kind"] == "disconnect")
         took = await taras.until(lambda m: m["type"] == "event" and m["kind"] == "takeover")
         assert took["seat"] == 0
         rng = random.Random(5)

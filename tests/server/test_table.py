@@ -340,9 +340,13 @@ def test_seat_events_do_not_make_an_action_stale() -> None:
         mover, other = (p0, p1) if game.current_player == 0 else (p1, p0)
         start = starts[game.current_player]
         table.submit(Join(spec))  # a spectator: no event
-        table.submit(Disconnect(other))  # the other person drops: a `leave` event
+        table.submit(Disconnect(other))  # the other person drops: a `disconnect` event
         left = await mover.get()
-        assert isinstance(left, Event) and left.kind == "leave" and left.number == start.number + 1
+        assert (
+            isinstance(left, Event)
+            and left.kind == "disconnect"
+            and left.number == start.number + 1
+        )
         table.submit(Act(mover, start.legal[0], start.number))  # answered from the older event
         moved = await mover.get()
         assert isinstance(moved, Event) and moved.kind == "action", moved

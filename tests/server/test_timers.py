@@ -177,7 +177,7 @@ def test_grace_then_takeover_then_return() -> None:
             table.submit(Act(a, table.game.legal_actions()[0], table.number))
         table.submit(Disconnect(a))
         await table.settled()
-        assert [e.kind for e in b.events()][-1] == "leave"
+        assert [e.kind for e in b.events()][-1] == "disconnect"
         time.advance(19.99)
         await table.settled()
         assert b.empty() and not table.seats[0].away
@@ -211,7 +211,7 @@ def test_a_resume_within_the_grace_period_is_a_return_and_cancels_the_takeover()
         again = Inbox()
         table.submit(Join(again, name="A", player=1))
         await table.settled()
-        assert [e.kind for e in b.events()] == ["leave", "return"]  # the owner is back
+        assert [e.kind for e in b.events()] == ["disconnect", "return"]  # the owner is back
         time.advance(100)  # the old grace timer is gone
         await table.settled()
         assert b.empty() and not table.seats[0].away and time.pending() == []

@@ -70,6 +70,7 @@ class Projection(TableBase):
                 bot=cast(BotLevel | None, seat.level),
                 connected=seat.level is not None or seat.conn is not None,
                 away=seat.away,
+                left=seat.away and seat.owner is None,
             )
             for s, seat in enumerate(self.seats)
         ]

@@ -90,7 +90,7 @@ Reason: TypeAlias = Literal[
     "out_of_cards", "draw_rule", "repetition", "max_plies", "target", "resigned", "timeout"
 ]
 EventKind: TypeAlias = Literal[
-    "start", "action", "resign", "timeout", "join", "leave", "takeover", "return"
+    "start", "action", "resign", "timeout", "join", "leave", "disconnect", "takeover", "return"
 ]
 OnTimeout: TypeAlias = Literal["move", "forfeit"]
 
@@ -156,6 +156,7 @@ class SeatInfo(_Part, kw_only=True):
     bot: BotLevel | None = None
     connected: bool = False
     away: bool = False
+    left: bool = False  # its player gave it up in a running game: a bot plays it for good
 
 
 class TableSummary(_Part, kw_only=True):
@@ -447,6 +448,14 @@ class Rematch(_Msg, tag="rematch", kw_only=True):
     by: Name
 
 
+class Replaced(_Msg, tag="replaced", kw_only=True):
+    """The seat at ``table_id`` is played from another connection of the same player now
+    (another tab): this connection hears no more of the table until it joins again."""
+
+    table_id: Id
+    seat: SeatNo
+
+
 class Waiting(_Msg, tag="waiting", kw_only=True):
     """Answer to ``quick_match``: waiting for another person to ask for the same game."""
 
@@ -466,6 +475,7 @@ ServerMessage: TypeAlias = (
     | Waiting
     | Hint
     | Rematch
+    | Replaced
 )
 
 CLIENT_TYPES: Final[dict[str, type[msgspec.Struct]]] = {

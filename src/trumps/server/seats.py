@@ -1,18 +1,21 @@
 """Seats that survive real life: owners, reconnects, leaving, and the grace period.
 
 A seat belongs to its *owner* (a player id), not to a connection.  A dropped connection
-leaves the seat with its owner; after ``grace`` seconds a bot of the ``takeover`` level
-plays for it (event ``takeover``).  The owner coming back on a new connection — within the
-grace period, after a takeover, or from a second tab — is event ``return`` (the bot, if any,
-stops); a person sitting in a seat not theirs before is ``join``.  A player who leaves on
-purpose gives the seat up (``leave``): a running game goes on with the takeover bot
-(``takeover``) until a newcomer sits there, a table that has not started opens the seat.
+(event ``disconnect``) leaves the seat with its owner; after ``grace`` seconds a bot of the
+``takeover`` level plays for it (event ``takeover``).  The owner coming back on a new
+connection — within the grace period, after a takeover, or from a second tab — is event
+``return`` (the bot, if any, stops; a connection that held the seat until then is sent
+``replaced`` and hears no more of the table); a person sitting in a seat not theirs before
+is ``join``.  A player who leaves on purpose gives the seat up (``leave``): a running game
+goes on with the takeover bot (``takeover``, the seat ``left``) until a newcomer sits there,
+a table that has not started opens the seat.
 """
 
 from __future__ import annotations
 
 from trumps.server.commands import GraceOver, Join, Outbox
 from trumps.server.projection import Projection
+from trumps.server.protocol import Replaced
 
 __all__ = ["Seats"]
 
@@ -64,8 +67,10 @@ class Seats(Projection):
 
     def _rebind(self, seat_no: int, conn: Outbox, name: str | None) -> None:
         seat = self.seats[seat_no]
-        if seat.conn is not None and seat.conn is not conn:
-            self._subs.pop(seat.conn, None)  # the older connection stops hearing this table
+        old = seat.conn
+        if old is not None and old is not conn:
+            self._subs.pop(old, None)  # the older connection stops hearing this table …
+            self._send(old, Replaced(table_id=self.table_id, seat=seat_no))  # … and is told
         self._unsubscribe(conn)
         seat.conn, seat.epoch = conn, seat.epoch + 1
         if name:
@@ -105,7 +110,7 @@ class Seats(Projection):
             else:
                 seat.name = None
         else:
-            self._emit("leave", seat=seat_no)
+            self._emit("disconnect", seat=seat_no)
             self._absent(seat_no)
 
     def _absent(self, seat_no: int) -> None:

@@ -167,7 +167,7 @@ class TableModel:
                 kind = m.get("kind")
                 if kind in ("join", "return"):
                     info.update(connected=True, away=False)
-                elif kind == "leave":
+                elif kind in ("leave", "disconnect"):
                     info["connected"] = False
                 elif kind == "takeover":
                     info["away"] = True
@@ -329,6 +329,16 @@ class ClientState:
         text = f"{m.get('by') or 'Someone'} started a rematch: press n to join it."
         t.note(text, "bold cyan")
         return Change("rematch", t.table_id, text=text)
+
+    def _on_replaced(self, m: Msg) -> Change:
+        t = self.tables.get(str(m.get("table_id")))
+        if t is None:
+            return Change("replaced")
+        t.legal = []  # the other connection plays the seat now: nothing to do here
+        t.sent = False
+        text = "This game is open in another window; join the table again to play it here."
+        t.note(text, "bold yellow")
+        return Change("replaced", t.table_id, text=text)
 
     def _on_pong(self, m: Msg) -> Change:
         return Change("pong")

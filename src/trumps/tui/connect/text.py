@@ -251,8 +251,9 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
         "resign": "resigns.",
         "join": "sits down.",
         "leave": "left the table.",
+        "disconnect": "lost the connection.",
         "takeover": "is away: a bot plays for the seat.",
-        "return": "is back.",
+        "return": "reconnected.",
     }
     return join(head, Text(f"{who} {words.get(str(kind), str(kind))}", style="dim"))
 
