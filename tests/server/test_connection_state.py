@@ -14,7 +14,7 @@ from server.hubkit import decoded, hello, next_of, said
 from server.test_cluster import run as run_cluster
 from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import ChatPosted, Error, Event, Replaced, TableState
+from trumps.server.protocol import ChatPosted, Error, Event, GameOver, Replaced, TableState
 from trumps.store import SqlStore
 
 SECRET = "replaced-test-secret-0123456789"
@@ -144,3 +144,41 @@ def test_the_replaced_message_crosses_between_processes() -> None:
         assert (told.table_id, told.seat) == (table_id, 0)
 
     run_cluster(body)
+
+
+def test_a_game_a_takeover_bot_finished_is_not_counted_as_the_leavers(tmp_path: Path) -> None:
+    """Ana never comes back after losing the connection: the takeover bot finishes her
+    game, and the stored game says so (``by_bot``), so her history can say it was not her
+    win or loss; a game she played to the end herself has none."""
+
+    async def body(hub: Hub) -> None:
+        ana, _ = await hello(hub, "Ana")
+        watcher, _ = await hello(hub, "Watcher")
+        await said(
+            hub,
+            ana,
+            {"type": "create_table", "game": "kozyri", "seats": ["human", "random"], "grace": 0},
+        )
+        table_id = (await next_of(ana, TableState)).table_id
+        await said(hub, watcher, {"type": "spectate", "table_id": table_id})
+        await next_of(watcher, TableState)
+        hub.disconnect(ana)
+        await event_of(watcher, "takeover")
+        over = await next_of(watcher, GameOver)
+        [game] = await hub.store.finished_games(player=int(_player_of(ana)))
+        assert game.id == over.record_id and game.by_bot == [0]
+
+        ruth, welcome = await hello(hub, "Ruth")
+        await said(hub, ruth, {"type": "play_computer", "game": "kozyri", "level": "random"})
+        table_id = (await next_of(ruth, TableState)).table_id
+        await said(hub, ruth, {"type": "resign", "table_id": table_id})
+        await next_of(ruth, GameOver)
+        [mine] = await hub.store.finished_games(player=int(welcome.player_id))
+        assert mine.by_bot == []
+
+    run(tmp_path, body)
+
+
+def _player_of(conn: Connection) -> int:
+    assert conn.player is not None
+    return int(conn.player)

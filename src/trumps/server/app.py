@@ -382,6 +382,7 @@ class _Server:
                         "outcome": g.outcome,
                         "started": g.started,
                         "finished": g.finished,
+                        "by_bot": g.by_bot,
                         **(
                             {"seat": g.player_ids.index(player)}
                             if player is not None and player in g.player_ids

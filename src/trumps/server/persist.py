@@ -71,7 +71,12 @@ class Persisted(BotPlay):
             meta=self.meta(),
             fence=self.fence,
             game_id=self.game_row,
+            bot_seats=self.bot_seats() if self._final is not None else None,
         )
+
+    def bot_seats(self) -> list[int]:
+        """The people's seats a takeover bot plays now (at the end: it finished them)."""
+        return [s for s, seat in enumerate(self.seats) if seat.level is None and seat.away]
 
     def wrote(self, write: TableWrite, game_id: int) -> None:
         """``write`` (from ``pending_write``) is durable, in row ``game_id``."""

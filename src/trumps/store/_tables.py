@@ -57,6 +57,9 @@ games = Table(
     Column("owner", String(64), nullable=True),
     Column("lease_until", Float, nullable=True),
     Column("creator_id", Integer, nullable=True),
+    # A finished game's seats that a takeover bot played at the end (their person had left
+    # or never came back): the game is not counted as theirs. Null: none (or not known).
+    Column("bot_seats", JSON, nullable=True),
     Index(
         "ix_games_running_table",
         "table_id",

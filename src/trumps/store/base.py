@@ -89,6 +89,8 @@ class GameSummary:
     outcome: dict[str, Any] | None
     started: str | None
     finished: str | None
+    # The seats a takeover bot played at the end (their person left or never came back).
+    by_bot: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,8 @@ class TableWrite:
     lease: float = 0.0
     creator: int | None = None  # the first write: the player who made the table
     game_id: int | None = None  # the row, as an earlier write returned it (saves a lookup)
+    # With a finished record: the seats a takeover bot played at the end (GameSummary.by_bot).
+    bot_seats: Sequence[int] | None = None
 
 
 @dataclass(frozen=True)

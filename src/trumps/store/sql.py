@@ -312,6 +312,8 @@ class SqlStore(Leases, Store):
                 values = _values(w.record, FINISHED if finished else RUNNING, w.table_id)
                 if w.meta is not None:
                     values["meta"] = dict(w.meta)
+                if finished and w.bot_seats:
+                    values["bot_seats"] = list(w.bot_seats)
                 row = found.get(w.table_id)
                 if row is None:  # the table's first write
                     if not finished:
@@ -453,6 +455,7 @@ class SqlStore(Leases, Store):
             games.c.outcome,
             games.c.started,
             games.c.finished,
+            games.c.bot_seats,
         ).where(games.c.status == FINISHED)
         if player is not None:
             query = query.where(
@@ -474,6 +477,7 @@ class SqlStore(Leases, Store):
                 outcome=row.outcome,
                 started=row.started,
                 finished=row.finished,
+                by_bot=list(row.bot_seats or []),
             )
             for row in rows
         ]
