@@ -31,7 +31,7 @@ const net = new Net({
   open: (url) => new WebSocket(url),
   hello: () => ({ name: S.name || t("Guest"), resume_token: S.token }),
   onMessage: (msg) => handlers[msg.type]?.(msg),
-  onStatus: (state, retry) => { S.connection = [state, retry]; renderConnection(); },
+  onStatus: (state, retry) => connectionChanged(state, retry),
 });
 
 const currentTable = () => S.tables.get(S.current) ?? null;
@@ -154,6 +154,7 @@ const handlers = {
     }
     renderMine();
     renderTitle();
+    renderOverlay(); // a snapshot: this tab holds the seat (again)
   },
 
   event(m) {
@@ -197,6 +198,16 @@ const handlers = {
     if (!tb) return;
     tb.hint = { action: m.action, reasoning: m.reasoning ?? "", values: m.values ?? null, event: m.event ?? tb.event };
     if (tb.id === S.current) renderTable(tb);
+  },
+
+  replaced(m) {
+    // Another tab (or device) of mine plays this seat now: this one hears no more of it.
+    const tb = S.tables.get(m.table_id);
+    if (!tb) return;
+    Object.assign(tb, { replaced: true, sent: false, hint: null });
+    if (tb.id === S.current) renderTable(tb);
+    renderOverlay();
+    renderTitle();
   },
 
   rematch(m) {
@@ -298,6 +309,75 @@ const context = {
   },
 };
 
+// ------------------------------------------------------------------ connection state
+
+/** The socket went online, connecting or offline: the tables cannot be played while it is
+ *  not online; once it is, errors shown while it was away are stale and go. */
+function connectionChanged(state, retry) {
+  S.connection = [state, retry];
+  const off = state !== "online";
+  for (const tb of S.tables.values()) tb.offline = off;
+  if (!off) {
+    const box = $("status");
+    if (box && !box.hidden && box.classList.contains("error")) box.hidden = true;
+  }
+  renderConnection();
+  renderOverlay();
+  const tb = currentTable();
+  if (tb && S.section === "table") renderTable(tb);
+  renderTitle();
+}
+
+/** What covers the table: the connection lost (with "Retry now"), or the seat played in
+ *  another tab (with "Play here"); nothing while this tab can play. */
+function renderOverlay() {
+  const box = $("conn-overlay");
+  if (!box) return;
+  const [state] = S.connection;
+  const tb = currentTable();
+  const kind = state !== "online" && tb ? "offline" : tb?.replaced ? "replaced" : null;
+  if (!kind) {
+    box.hidden = true;
+    delete box.dataset.state;
+    return;
+  }
+  const when = state === "offline" && net.retryIn() > 0
+    ? t("Trying again in {n} s.", { n: net.retryIn() }) : t("Connecting…");
+  if (box.dataset.state === kind && !box.hidden) {  // the same message: only the countdown moves
+    const line = box.querySelector(".overlay-when");
+    if (line && line.textContent !== when) line.textContent = when;
+    return;
+  }
+  const content = kind === "offline" ? [
+    el("h3", {}, t("No connection to the server")),
+    el("p", { class: "overlay-when" }, when),
+    el("button", { type: "button", class: "primary", testid: "retry-now", onclick: () => net.retryNow() }, t("Retry now")),
+  ] : [
+    el("h3", {}, t("This game is open in another tab.")),
+    el("p", {}, t("Play on there, or take the seat back here.")),
+    el("button", { type: "button", class: "primary", testid: "play-here",
+      onclick: () => send({ type: "join_table", table_id: tb.id }) }, t("Play here")),
+  ];
+  put(box, el("div", { class: "overlay-box" }, ...content));
+  box.dataset.state = kind;
+  box.hidden = false;
+}
+
+/** Retry at once when the network or the page comes back (a phone waking up, a tab shown). */
+function watchNetwork() {
+  window.addEventListener("online", () => net.retryNow());
+  window.addEventListener("pageshow", (e) => { if (e.persisted) net.retryNow(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") net.retryNow();
+  });
+  setInterval(() => {  // the countdowns of the header and the overlay
+    if (S.connection[0] === "offline") {
+      renderConnection();
+      renderOverlay();
+    }
+  }, 500);
+}
+
 // ------------------------------------------------------------------ header and sections
 
 function renderConnection() {
@@ -307,7 +387,7 @@ function renderConnection() {
   node.className = `conn ${state}`;
   node.dataset.state = state;
   node.textContent = state === "online" ? t("online") : state === "connecting" ? t("connecting…")
-    : t("offline, retrying in {n} s", { n: retry });
+    : t("offline, retrying in {n} s", { n: net.retryIn() || retry });
 }
 
 function renderTitle() {
@@ -341,6 +421,9 @@ function mountAll() {
   mountHeader();
   mountLobby($("lobby"), context);
   mountTable($("table"), context);
+  $("table").append(el("div", { id: "conn-overlay", class: "conn-overlay", testid: "conn-overlay",
+    role: "alertdialog", "aria-live": "assertive", hidden: true }));
+  renderOverlay();
   resetLists();
   mountHistory($("history"), context);
   show(S.section);
@@ -361,6 +444,7 @@ function show(name) {
     renderMine();
   } else if (name === "table") {
     renderTable(currentTable());
+    renderOverlay();
   } else if (name === "history") {
     loadHistory();
   }
@@ -380,6 +464,7 @@ async function init() {
   await setLang(pickLang());
   await loadCatalog();
   document.addEventListener("keydown", onKey);
+  watchNetwork();
   mountAll();
   net.connect();
 }

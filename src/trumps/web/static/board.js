@@ -57,8 +57,9 @@ export function seatBox(m, s) {
   if (info?.bot && !m.name(s).startsWith(t("{level} bot", { level: levelName(info.bot) }))) {
     marks.push(el("span", { class: "badge", title: t("computer player") }, levelName(info.bot)));
   }
-  if (info && !info.bot && info.name && !info.connected) marks.push(el("span", { class: "badge warn" }, t("offline")));
-  if (info?.away) marks.push(el("span", { class: "badge warn" }, t("a bot plays for now")));
+  if (info && !info.bot && info.name && !info.connected && !info.left) marks.push(el("span", { class: "badge warn" }, t("offline")));
+  if (info?.left) marks.push(el("span", { class: "badge warn" }, t("left: a bot plays the seat")));
+  else if (info?.away) marks.push(el("span", { class: "badge warn" }, t("a bot plays for now")));
   if (info && !info.name && !info.bot) marks.push(el("span", { class: "badge" }, t("waiting for a player")));
   const out = v.out ?? [];
   if (out.includes(s)) marks.push(el("span", { class: "badge good" }, t("out of cards")));

@@ -50,10 +50,15 @@ export async function loadHistory() {
   put(parts.list, el("ul", { class: "plain rows" }, games.map((g) => {
     const name = (s) => g.players?.[s] ?? t("Seat {n}", { n: s + 1 });
     const when = g.finished ?? g.started;
+    // A game I left that a takeover bot finished is not my win or loss: say so, neutrally.
+    const left = g.seat !== undefined && g.seat !== null && (g.by_bot ?? []).includes(g.seat);
+    const result = !g.outcome ? [t("unfinished")] : left
+      ? [el("span", { testid: "by-bot" }, t("You left; a bot finished this game."), " "), ...outcomeNodes(g.outcome, name, null)]
+      : outcomeNodes(g.outcome, name, g.seat ?? null);
     return el("li", { class: "row" },
       el("div", {},
         el("strong", {}, gameName(g.game)), " · ", g.players.flatMap((p, i) => (i ? [", ", bdi(p)] : [bdi(p)])),
-        el("div", { class: "note" }, g.outcome ? outcomeNodes(g.outcome, name, g.seat ?? null) : t("unfinished"),
+        el("div", { class: "note" }, ...result,
           when ? ` · ${formatDate(when)}` : "")),
       el("div", { class: "inline" },
         el("button", { type: "button", class: "primary", onclick: () => openReplay(g.id) }, t("Replay")),

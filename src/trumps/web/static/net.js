@@ -3,7 +3,8 @@
 
 const PROTOCOL = 1;
 const PING_MS = 25000;
-const RETRY_MAX_MS = 10000;
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 5000; // 1 s, 2 s, 4 s, then every 5 s; retryNow() hurries it
 export const LOG_MAX = 300;
 
 /** One socket to /ws that comes back by itself. options:
@@ -15,14 +16,16 @@ export class Net {
     this.options = options;
     this.ws = null;
     this.welcomed = false;
-    this.retryMs = 1000;
+    this.retryMs = RETRY_FIRST_MS;
     this.retryTimer = 0;
+    this.retryAt = 0; // when the next attempt starts (performance.now()), 0 when none waits
     this.pingTimer = 0;
     this.nonce = 0;
   }
 
   connect() {
     clearTimeout(this.retryTimer);
+    this.retryAt = 0;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = this.options.open(`${scheme}://${location.host}/ws`);
     this.ws = ws;
@@ -38,7 +41,7 @@ export class Net {
       if (!msg || typeof msg !== "object") return;
       if (msg.type === "welcome") {
         this.welcomed = true;
-        this.retryMs = 1000;
+        this.retryMs = RETRY_FIRST_MS;
         this.options.onStatus("online");
       }
       this.options.onMessage(msg);
@@ -49,10 +52,27 @@ export class Net {
       this.ws = null;
       this.welcomed = false;
       const delay = this.retryMs;
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS); // 1 s, 2 s, 4 s … 10 s
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+      this.retryAt = performance.now() + delay;
       this.options.onStatus("offline", delay / 1000);
       this.retryTimer = setTimeout(() => this.connect(), delay);
     });
+  }
+
+  /** Seconds until the next attempt while offline (0 when none is waiting). */
+  retryIn() {
+    return this.retryAt ? Math.max(0, Math.ceil((this.retryAt - performance.now()) / 1000)) : 0;
+  }
+
+  /** Try again at once (the "Retry now" button, the network or the page coming back);
+   *  nothing while connected and welcomed. An attempt still opening is dropped for a new one. */
+  retryNow() {
+    if (this.welcomed) return;
+    const old = this.ws;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    if (old) old.close();
+    this.connect();
   }
 
   /** Say hello again on the open socket (after a rejected resume token). */
@@ -69,7 +89,7 @@ export class Net {
     this.ws = null;
     clearInterval(this.pingTimer);
     if (old) old.close();
-    this.retryMs = 1000;
+    this.retryMs = RETRY_FIRST_MS;
     this.connect();
   }
 
@@ -91,6 +111,8 @@ export function newTable(id) {
     sent: false, // an action is on its way: wait for its event (or error)
     resyncing: false, // a resync is on its way: ignore events until the snapshot
     hint: null, rematch: null,
+    offline: false, // no connection to the server: nothing can be played (app.js)
+    replaced: false, // another tab plays this seat now (a `replaced` message)
   };
 }
 
@@ -105,7 +127,7 @@ export function applySnapshot(tb, m) {
     game: m.game, rules: m.rules ?? {}, seats: m.seats ?? [], seat: m.seat ?? null, event: m.event,
     view: m.view ?? {}, legal: m.legal ?? [], to_move: m.to_move ?? null, private: !!m.private,
     time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null,
-    sent: false, resyncing: false,
+    sent: false, resyncing: false, replaced: false,
   });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.log)) tb.log = m.log.slice(-LOG_MAX);
@@ -118,7 +140,7 @@ export function applyEvent(tb, m) {
   Object.assign(tb, { event: m.number, view: m.view ?? tb.view, legal: m.legal ?? [], to_move: m.to_move ?? null, sent: false });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.seats)) tb.seats = m.seats;
-  if (m.kind !== "join" && m.kind !== "leave" && m.kind !== "return" && m.kind !== "takeover") tb.hint = null;
+  if (m.kind !== "join" && m.kind !== "leave" && m.kind !== "disconnect" && m.kind !== "return" && m.kind !== "takeover") tb.hint = null;
   tb.log.push({ number: m.number, kind: m.kind, seat: m.seat ?? null, action: m.action ?? null, by_bot: !!m.by_bot });
   if (tb.log.length > LOG_MAX) tb.log.splice(0, tb.log.length - LOG_MAX);
   return "applied";

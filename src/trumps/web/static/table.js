@@ -16,7 +16,8 @@ let parts = null; // the section's persistent elements
 const shown = new WeakMap(); // table → what was drawn last (to animate only new cards)
 let started = false; // the resize listener and the clock ticker are set up once
 
-export const canAct = (tb) => tb.seat !== null && !tb.outcome && !tb.sent && tb.to_move === tb.seat;
+export const canAct = (tb) => tb.seat !== null && !tb.outcome && !tb.sent && !tb.offline && !tb.replaced
+  && tb.to_move === tb.seat;
 
 /** A seat's display name: the person's or bot's name, else its level, else "open seat". */
 function seatLabel(tb, s) {
@@ -152,6 +153,8 @@ function liveModel(tb) {
 
 function turnNodes(tb) {
   if (tb.outcome) return [t("The game is over.")];
+  if (tb.replaced) return [t("This game is open in another tab.")];
+  if (tb.offline) return [t("Offline: the table waits for the connection.")];
   if (tb.to_move === null || tb.to_move === undefined) return [t("Waiting for players to sit down…")];
   if (tb.to_move === tb.seat) return [tb.sent ? t("Sending your move…") : t("Your turn.")];
   return fill(t("{name} to move."), { name: bdi(seatLabel(tb, tb.to_move)) });
@@ -336,11 +339,21 @@ function logLine(tb, e) {
     case "resign": return fill(t("{name} resigned."), { name: who });
     case "timeout": return fill(t("{name} ran out of time."), { name: who });
     case "join": return fill(t("{name} sat down."), { name: who });
-    case "leave": return fill(t("{name} left."), { name: who });
-    case "takeover": return fill(t("A bot now plays for {name}."), { name: who });
-    case "return": return fill(t("{name} is back."), { name: who });
+    case "leave": return fill(t("{name} left the table."), { name: who });
+    case "disconnect": return fill(t("{name} lost the connection."), { name: who });
+    case "takeover": return afterLeave(tb, e)
+      ? fill(t("{name} left; a bot plays the seat."), { name: who })
+      : fill(t("{name} is away; a bot plays until they come back."), { name: who });
+    case "return": return fill(t("{name} reconnected."), { name: who });
     default: return [e.kind];
   }
+}
+
+/** A takeover right after its seat's player left on purpose (the seat is the bot's for good). */
+function afterLeave(tb, e) {
+  const i = tb.log.findIndex((x) => x.number === e.number);
+  const before = i > 0 ? tb.log[i - 1] : null;
+  return before?.kind === "leave" && before.seat === e.seat;
 }
 
 /** Append the items past the last one shown (rebuild only for another table), so that the
