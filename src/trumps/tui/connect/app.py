@@ -11,7 +11,7 @@ Keys — lobby: Enter/j join · w watch · c create · p play the computer · m 
 (again: cancel) · i join by invite id or link · t my table · h history · q quit.
 Table: ←/→ (or 1–9, 0) choose · Enter play · a type an action (``TH``, ``take``,
 ``rob 9S``, ``discard 9S``) · c chat · p whole pile · h hint · r resign · n rematch ·
-l leave · b/Esc lobby.
+l leave · b/Esc lobby.  Anywhere, while offline: Ctrl+R reconnects now.
 
 The screens live in their own modules: ``lobby``, ``table``, ``history`` (and the replay),
 ``form`` (create / play the computer / quick match) and ``dialogs``; what they draw comes
@@ -21,9 +21,10 @@ from ``text`` and the shared terminal board renderer ``trumps.tui.board``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import App
+from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
@@ -64,6 +65,10 @@ class ConnectApp(App[None]):
     Confirm, Ask, PileView, GameForm { align: center middle; }
     """
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+r", "retry_now", "Retry now", show=False, priority=True)
+    ]
+
     def __init__(
         self, url: str, name: str | None = None, token_file: Path | str | None = None
     ) -> None:
@@ -75,6 +80,10 @@ class ConnectApp(App[None]):
             listener=self._heard,
         )
         self.last_error: Msg | None = None
+
+    def action_retry_now(self) -> None:
+        """Offline: try to reconnect now rather than after the backoff."""
+        self.client.retry_now()
 
     def get_default_screen(self) -> Screen[Any]:
         return LobbyScreen()

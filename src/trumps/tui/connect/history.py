@@ -63,7 +63,9 @@ class HistoryScreen(ClientScreen):
     def _row(g: Msg) -> tuple[str, ...]:
         outcome = g.get("outcome") or {}
         seat = g.get("seat")
-        if outcome.get("draw"):
+        if isinstance(seat, int) and seat in (g.get("by_bot") or []):
+            result = "finished by a bot"  # the player had left: not their win or loss
+        elif outcome.get("draw"):
             result = "draw"
         elif isinstance(seat, int):
             result = "won" if seat in outcome.get("winners", []) else "lost"

@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 RETRY_FIRST: Final = 0.5  # seconds before the first reconnect …
-RETRY_MAX: Final = 10.0  # … doubling up to this
+RETRY_MAX: Final = 5.0  # … doubling up to this (``retry_now`` does not wait at all)
 PING_EVERY: Final = 15.0  # seconds between protocol pings
 HELLO_AGAIN: Final = 3.0  # seconds before asking again a server that was unavailable
 SILENCE_LIMIT: Final = 45.0  # no message for this long: the connection is dead
@@ -267,7 +267,12 @@ class Client:
         self._nonce = 0
         self._last_seen = 0.0
         self._retry = RETRY_FIRST
+        self._wake = asyncio.Event()  # set by retry_now: the backoff wait ends at once
         self._invite = self.server.invite
+
+    def retry_now(self) -> None:
+        """Reconnect at once instead of waiting out the backoff (nothing while connected)."""
+        self._wake.set()
 
     # -- sending ---------------------------------------------------------------------------
     def send(self, msg: Msg) -> bool:
@@ -361,8 +366,10 @@ class Client:
                 break
             delay = self._retry * random.uniform(0.8, 1.2)
             self._retry = min(self._retry * 2, RETRY_MAX)
-            self._set_status(f"offline, retrying in {delay:.1f} s")
-            await asyncio.sleep(delay)
+            self._set_status(f"offline, retrying in {delay:.1f} s (Ctrl+R: now)")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
         self._set_status("closed")
 
     async def _session(self, ws: ClientConnection) -> None:
