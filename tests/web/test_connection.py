@@ -190,7 +190,7 @@ def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(server: Serve
         await form.get_by_test_id("create-seats").select_option("2")
         await form.get_by_test_id("seat-1").select_option("random")
         await form.locator("details summary").first.click()
-        await page.locator("#create-grace").fill("0")
+        await form.get_by_test_id("create-grace").select_option("0")
         await form.get_by_test_id("create-submit").click()
         await expect(page.get_by_test_id("table")).to_be_visible()
         await page.goto(server.http + "/healthz")  # the page is gone: a bot plays for Ana
