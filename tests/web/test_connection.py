@@ -24,13 +24,18 @@ PLAYABLE = "[data-testid='hand'] .hcard.legal, [data-testid^='action-']:enabled"
 MINE = "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
 
 
-async def against_the_computer(page: Page) -> None:
-    """Start a Svoi Kozyri duel against the random bot and wait for my turn."""
+async def against_the_computer(page: Page, *, cards: bool = False) -> None:
+    """Start a Svoi Kozyri duel against the random bot and wait for my turn (``cards``:
+    choose trumps first, up to a turn with cards to play)."""
     await page.get_by_test_id("pc-game").select_option("kozyri")
     await page.get_by_test_id("pc-level").select_option("random")
     await page.get_by_test_id("play-computer").click()
     await expect(page.get_by_test_id("table")).to_be_visible()
     await page.wait_for_function(MINE, timeout=WAIT)
+    if cards:
+        await page.locator("[data-testid^='action-trump']:enabled").first.click()
+        await expect(page.locator("[data-testid='hand'] .hcard.legal")).not_to_have_count(0)
+        await page.wait_for_function(MINE, timeout=WAIT)
 
 
 async def nothing_playable(page: Page) -> None:
@@ -67,7 +72,7 @@ def test_the_server_gone_covers_the_table_and_retry_now_reconnects_at_once(
                 attempts.get_nowait()
 
         ctx, page = await open_page(browser, server.http + "/", name="Ana", setup=setup)
-        await against_the_computer(page)
+        await against_the_computer(page, cards=True)
         overlay = page.get_by_test_id("conn-overlay")
         await expect(overlay).to_be_hidden()
         # The server fails on something, then goes away.
@@ -102,7 +107,7 @@ def test_the_server_gone_covers_the_table_and_retry_now_reconnects_at_once(
         await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
         await expect(page.locator("#status")).to_be_hidden()
         await page.wait_for_function(MINE, timeout=WAIT)
-        await expect(page.locator(PLAYABLE)).not_to_have_count(0)
+        await expect(page.locator("[data-testid='hand'] .hcard.legal")).not_to_have_count(0)
         await ctx.close()
 
     SHOTS.mkdir(parents=True, exist_ok=True)
