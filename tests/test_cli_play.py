@@ -141,10 +141,58 @@ def test_illegal_card_is_refused() -> None:
     typed = {typed_action(w) for w in legal}
     not_legal = next(c for c in ("2S", "3D", "KC", "9H", "QC", "4S") if c not in typed)
     child.sendline(not_legal.lower())
-    child.expect(r"(You do not hold|is not legal)[^\r\n]*Legal: ")
+    # The refusal says why, with the rule (F13/F14), or that the card is not held.
+    child.expect(r"(You do not hold [^\r\n]*|\((F13|F14|F10)\)) Legal: ")
     child.expect_exact("> ")
     child.sendline(legal[0])
     wait_legal(child)
+    child.sendline("quit")
+    finish(child)
+
+
+def test_take_when_a_card_beats_says_why_and_names_the_beaters() -> None:
+    # K11 (default rules): picking up is only for when nothing beats; the refusal names
+    # the cards that beat, each of them legal, and the game goes on.
+    child = spawn("play", "kozyri", "--seed", "4")
+    reasons: set[str] = set()
+    for _ in range(200):
+        legal = wait_legal(child)
+        if "take" in legal.split() or legal.startswith("trump"):
+            child.sendline(first_action(legal))
+            continue
+        child.sendline("take")
+        i = child.expect(
+            [
+                r"You must beat when you can \(([^)]*) can beat the top card\)[^\r\n]*\(K11\)",
+                r"nothing to pick up[^\r\n]*\(K7\)",
+                r"now play a second card[^\r\n]*\(K10\)",
+            ]
+        )
+        reasons.add(("K11", "K7", "K10")[i])
+        if i == 0:
+            beaters = str(child.match.group(1)).split(", ")
+            shown = {c.replace("10", "T")[:-1] + "SHDC"["♠♥♦♣".index(c[-1])] for c in beaters}
+            assert shown <= set(legal.split()), (beaters, legal)
+            child.expect_exact("> ")
+            break
+        child.expect_exact("> ")
+        child.sendline(first_action(legal))
+    else:
+        raise AssertionError(f"no turn where a card beat the top card: {reasons}")
+    child.sendline("quit")
+    finish(child)
+
+
+@pytest.mark.parametrize(
+    ("game", "first"), [("kozyri", "Before the deal"), ("twentyfive", "Five cards")]
+)
+def test_rules_shows_how_to_play_and_the_game_goes_on(game: str, first: str) -> None:
+    child = spawn("play", game, "--seed", "4")
+    legal = wait_legal(child)
+    child.sendline("rules")
+    child.expect_exact("How to play ")
+    child.expect(rf"1\. {first}[^\r\n]*\((K3|F4, F16)\)")
+    assert wait_legal(child) == legal
     child.sendline("quit")
     finish(child)
 
@@ -182,8 +230,11 @@ def test_hint_names_a_legal_move_and_the_game_goes_on(game: str) -> None:
     child = spawn("play", game, "--seed", "4")
     legal = wait_legal(child)
     child.sendline("hint")
-    child.expect(r"Hint \((\w+)\): play (.+?)(?: — |\r\n)")
-    suggested = typed_action(str(child.match.group(2)))
+    # A sentence for people (the bot's structured reason), not the engine's log line.
+    child.expect(r"Hint: (?:play )?(.+?)(?:\.| is your only)([^\r\n]*)\r\n")
+    suggested = typed_action(str(child.match.group(1)))
+    line = str(child.match.group(0))
+    assert not any(w in line for w in ("PIMC", "ISMCTS", "determinization", "nodes", "depth "))
     actions = re.findall(r"(?:trump|rob|discard) \S+|\S+", legal)  # 10♠ trump ♠ rob 9♠ …
     assert suggested in [typed_action(a) for a in actions]
     child.expect_exact("> ")

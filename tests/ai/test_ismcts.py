@@ -118,6 +118,10 @@ def test_node_limit_stops_the_search() -> None:
         game.view(seat), game.legal_actions(), Limits(nodes=40), random.Random(0)
     )
     assert "40 nodes" in d.reasoning
+    # For people: the sampled score and the number of deals, as structured numbers.
+    assert d.explain is not None and d.explain.code == "sampled"
+    assert f"scores {d.explain.numbers['percent']:.0f}%" in d.reasoning
+    assert d.explain.numbers["deals"] >= 1
 
 
 # -- composed positions (two cards a seat, nobody robbed) --------------------------------

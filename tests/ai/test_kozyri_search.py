@@ -312,6 +312,9 @@ def test_bot_solves_an_endgame_and_says_so() -> None:
     assert d.action == "JS"
     assert d.reasoning.startswith("solved: win in")
     assert d.values == {"JS": 1.0}
+    # For people: a structured reason with the same numbers (docs/protocol.md#hint).
+    assert d.explain is not None and d.explain.code == "solved_win"
+    assert f"solved: win in {d.explain.numbers['moves']} plies" in d.reasoning
 
 
 def test_bot_chooses_a_free_trump() -> None:

@@ -163,6 +163,17 @@ def test_hints_only_against_the_computer_and_only_on_your_turn(tmp_path: Path) -
         await said(hub, me, {"type": "hint", "table_id": table_id})
         hint = await next_of(me, Hint)
         assert hint.action in mine.legal and hint.reasoning and hint.event == number
+        # The reason for people is structured (docs/protocol.md#hint): the duel solver, or
+        # the trump choice (K3) before the deal.
+        assert hint.why is not None
+        assert hint.why.code in (
+            "neutral_trump",
+            "only_move",
+            "solved_win",
+            "solved_loss",
+            "solved_draw",
+            "searched",
+        )
 
         a, _ = await hello(hub, "A")
         b, _ = await hello(hub, "B")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -12,10 +13,12 @@ from typing import Any, get_args
 import msgspec
 import pytest
 
-from trumps.ai import BOTS
-from trumps.games import GAMES
+from trumps.ai import BOTS, Limits, make_bot
+from trumps.games import GAMES, new_game
 from trumps.games.base import REASONS
+from trumps.games.kozyri import Kozyri
 from trumps.server import protocol as p
+from trumps.server.botplay import hint_message
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -103,6 +106,55 @@ def test_doc_examples_decode_as_their_type() -> None:
         assert json.loads(p.encode(msg)) == {**json.loads(p.encode(msg)), **ex}
     assert seen_client == set(p.CLIENT_TYPES)
     assert seen_server == set(p.SERVER_TYPES)
+
+
+def test_the_doc_s_why_not_is_what_the_game_says() -> None:
+    """The table_state example's ``why_not`` is the game's reason for each card of the hand
+    not in ``legal`` (and ``take``), as the server sends it (docs/api.md#rule-queries)."""
+    ex = next(e for e in _doc_examples() if e["type"] == "table_state")
+    view = ex["view"]
+    game = Kozyri.from_json(
+        {
+            "game": "kozyri",
+            "trumps": view["trumps"],
+            "hands": [view["hands"][0], view["hands"][1]["known"]],
+            "pile": view["pile"],
+            "to_move": 0,
+            "dealer": 1,
+        }
+    )
+    assert game.legal_actions() == ex["legal"]
+    asked = [c for c in view["hands"][0] if c not in ex["legal"]] + ["take"]
+    assert {a: game.why_not(a).to_json() for a in asked} == ex["why_not"]  # type: ignore[union-attr]
+    error = next(e for e in _doc_examples() if e.get("code") == "illegal_action")
+    assert error["why"] == ex["why_not"]["take"]
+
+
+def test_the_doc_s_hint_is_what_the_server_sends() -> None:
+    """The hint example has the shape of a real hint: the expert bot's decision on a
+    Twenty-Five position, made into the message the table sends (``botplay.hint_message``);
+    its ``why`` code is in the doc's table with the numbers the table names."""
+    example = next(e for e in _doc_examples() if e["type"] == "hint" and "action" in e)
+    game = new_game("twentyfive", players=4, seed=5)
+    seat = game.current_player
+    assert seat is not None
+    decision = make_bot("expert", "twentyfive").decide(
+        game.view(seat), game.legal_actions(), Limits(iterations=40), random.Random(1)
+    )
+    sent = json.loads(p.encode(hint_message("t-42", 17, decision)))
+    assert set(sent) == set(example) and set(sent["why"]) == set(example["why"])
+    assert sent["why"]["code"] == example["why"]["code"] == "sampled"
+    assert set(sent["why"]["numbers"]) == set(example["why"]["numbers"])
+    parts = [
+        re.sub(r"\d[\d,]*", "@", re.escape(x))
+        for x in example["reasoning"].split(example["action"])
+    ]
+    pattern = "[2-9TJQKA][SHDC]".join(parts).replace("@", r"[\d,]+")
+    assert re.fullmatch(pattern, sent["reasoning"]), (pattern, sent["reasoning"])
+    rows = DOC.read_text(encoding="utf-8").split("### hint")[2].split("```json")[0]
+    documented = dict(re.findall(r"^\| `(\w+)` \| ([^|]*) \|", rows, re.M))
+    assert "sampled" in documented and "solved_win" in documented
+    assert set(re.findall(r"`(\w+)`", documented["sampled"])) == set(example["why"]["numbers"])
 
 
 def _fields(cls: type[msgspec.Struct]) -> set[str]:

@@ -8,7 +8,7 @@ players)`` is a level's default budget for one move.
 
 from __future__ import annotations
 
-from trumps.ai.base import Bot, Decision, Limits
+from trumps.ai.base import Bot, Decision, Explain, Limits
 from trumps.ai.levels import LEVEL_BOTS, LEVELS, LevelEntry, level_entry, level_limits
 from trumps.games import GAMES
 
@@ -29,6 +29,7 @@ __all__ = [
     "LEVELS",
     "Bot",
     "Decision",
+    "Explain",
     "LevelEntry",
     "Limits",
     "level_entry",

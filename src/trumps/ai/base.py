@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
@@ -23,13 +23,38 @@ class Limits:
     depth: int | None = None  # the deepest ply of a tree search (the duel's alpha-beta)
 
 
+@dataclass(frozen=True)
+class Explain:
+    """Why a bot chose its action, for people: a reason ``code`` with its ``numbers``
+    (docs/protocol.md#hint lists them); each client words it in the player's language.
+
+    ``only_move``; ``neutral_trump`` (K3); ``sampled`` (``percent``: the action's mean
+    score over ``deals`` sampled deals, the best of the legal actions); ``solved_win`` and
+    ``solved_loss`` (``moves``: plies to the end with best play), ``solved_draw``;
+    ``searched`` (``depth`` plies ahead, ``percent``: the estimated chance to win).
+    """
+
+    code: str
+    numbers: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "numbers": dict(self.numbers)}
+
+
+ONLY_MOVE = Explain("only_move")
+NEUTRAL_TRUMP = Explain("neutral_trump")
+
+
 @dataclass
 class Decision:
-    """A bot's chosen action, why, and optionally its estimate of each action's value."""
+    """A bot's chosen action, why (``reasoning``: free text for logs and debugging;
+    ``explain``: the structured reason clients word), and optionally its estimate of each
+    action's value."""
 
     action: str
     reasoning: str
     values: dict[str, float] | None = None
+    explain: Explain | None = None
 
 
 class Bot(ABC):

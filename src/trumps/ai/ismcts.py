@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from trumps.ai._ismcts import ISMCTS, PIMC
 from trumps.ai._ismcts_env import TwentyFiveEnv
-from trumps.ai.base import Bot, Decision, Limits
+from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.ai.determinize import Determinizer
 from trumps.cards import action_str, parse_action
 
@@ -50,9 +50,13 @@ class _SearchBot(Bot):
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
         if legal[0].startswith("trump "):
-            return Decision(rng.choice(legal), "the trump choice is neutral (K3): any free suit")
+            return Decision(
+                rng.choice(legal),
+                "the trump choice is neutral (K3): any free suit",
+                explain=NEUTRAL_TRUMP,
+            )
         seconds = limits.time
         if limits.time is None and limits.iterations is None and limits.nodes is None:
             seconds = self.default_time
@@ -96,7 +100,9 @@ class _SearchBot(Bot):
                 f"ISMCTS {search.iterations:,} iterations, {search.nodes:,} nodes; "
                 f"{action} scores {mean:.0%} ({visits:,} visits)"
             )
-        return Decision(action, reasoning, values)
+        percent = int(f"{mean:.0%}".rstrip("%"))  # as the reasoning shows it
+        explain = Explain("sampled", {"percent": percent, "deals": search.iterations})
+        return Decision(action, reasoning, values, explain)
 
 
 class ISMCTSHardBot(_SearchBot):

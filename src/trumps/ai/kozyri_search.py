@@ -26,7 +26,7 @@ from types import FrameType
 from typing import Any, ClassVar
 
 from trumps.ai._kozyri_search import WIN, WIN_MIN, KozyriSearch, SearchResult, Weights
-from trumps.ai.base import Bot, Decision, Limits
+from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.ai.views import game_from_view
 from trumps.cards import action_str, parse_card
 from trumps.games import Game, from_json
@@ -264,9 +264,13 @@ class KozyriSearchBot(Bot):
         if not legal:
             raise ValueError("no legal action to choose from")
         if legal[0].startswith("trump "):
-            return Decision(rng.choice(legal), "the trump choice is neutral (K3): any free suit")
+            return Decision(
+                rng.choice(legal),
+                "the trump choice is neutral (K3): any free suit",
+                explain=NEUTRAL_TRUMP,
+            )
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
         seat = int(view["seat"])
         other = 1 - seat
         theirs = view["hands"][other]
@@ -296,12 +300,16 @@ class KozyriSearchBot(Bot):
         value, plies = _value_of(res)
         if value in ("win", "loss"):
             why = f"solved: {value} in {plies} plies ({res.nodes:,} nodes)"
+            explain = Explain(f"solved_{value}", {"moves": plies or 0})
         elif value == "draw":
             why = f"solved: draw ({res.nodes:,} nodes)"
+            explain = Explain("solved_draw")
         else:
             why = f"depth {res.depth} search: score {res.score:+d} ({res.nodes:,} nodes)"
+            percent = round(_win_prob(res.score) * 100)
+            explain = Explain("searched", {"depth": res.depth, "percent": percent})
         # Only the chosen move's score is exact for this window (the others are bounds).
-        return Decision(action, why, {action: _win_prob(res.score)})
+        return Decision(action, why, {action: _win_prob(res.score)}, explain)
 
 
 def _win_prob(score: int) -> float:

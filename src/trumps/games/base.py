@@ -67,6 +67,31 @@ class Outcome:
         return cls(list(winners), list(losers), draw, reason)
 
 
+@dataclass(frozen=True)
+class Why:
+    """Why an action is not legal now (``Game.why_not``; docs/api.md#rule-queries): a
+    reason ``code`` with the cards and suit it is about and the rule id it comes from
+    (docs/rules/), for clients to word in the player's language."""
+
+    code: str
+    rule: str
+    cards: tuple[str, ...] = ()
+    suit: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "rule": self.rule, "cards": list(self.cards), "suit": self.suit}
+
+
+def turn_why(view: Mapping[str, Any]) -> Why | None:
+    """Why the reader of ``view`` cannot act at all now: the game is over, or another
+    seat is to move; None when it is the reader's turn."""
+    if view.get("outcome") is not None or view.get("to_move") is None:
+        return Why("game_over", "")
+    if view.get("seat") != view["to_move"]:
+        return Why("not_your_turn", "")
+    return None
+
+
 # ---------------------------------------------------------------------------------------
 # Rule options and presets (docs/rules/ names them; the engine offers exactly those names).
 
@@ -464,6 +489,18 @@ class Game(ABC):
     def legal_actions(self) -> list[str]:
         """Legal actions as canonical strings: cards in rank-then-suit order, then words."""
         return [action_str(a) for a in self.legal_codes()]
+
+    def why_not(self, action: str, seat: int | None = None) -> Why | None:
+        """Why ``action`` is not legal now for ``seat`` (default: the seat to move), read
+        from that seat's view; None when it is legal.  Malformed actions raise
+        ``InvalidAction`` (docs/api.md#rule-queries)."""
+        return self.why_not_in(self.view(self.current_player if seat is None else seat), action)
+
+    @staticmethod
+    def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:
+        """``why_not`` on a seat's view alone (what a client holds): the game's rule query
+        of ``games/<game>/why.py``."""
+        raise NotImplementedError
 
     def describe(self) -> str:
         """A short name of the position for messages (no hidden information)."""

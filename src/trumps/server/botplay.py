@@ -13,16 +13,31 @@ import asyncio
 import logging
 from typing import Any
 
+from trumps.ai.base import Decision
 from trumps.server.bots import BotRequest
 from trumps.server.commands import BotMove, HintCmd, Outbox
 from trumps.server.protocol import Hint as HintMsg
+from trumps.server.protocol import HintWhy
 from trumps.server.seats import Seats
 
-__all__ = ["HINT_LEVEL", "BotPlay"]
+__all__ = ["HINT_LEVEL", "BotPlay", "hint_message"]
 
 log = logging.getLogger("trumps.server.table")
 
 HINT_LEVEL = "expert"  # hints come from the strongest bot
+
+
+def hint_message(table_id: str, number: int, decision: Decision) -> HintMsg:
+    """The ``hint`` message for a bot's decision at event ``number`` (docs/protocol.md)."""
+    why = decision.explain
+    return HintMsg(
+        table_id=table_id,
+        event=number,
+        action=decision.action,
+        why=None if why is None else HintWhy(code=why.code, numbers=dict(why.numbers)),
+        reasoning=decision.reasoning,
+        values=decision.values,
+    )
 
 
 class BotPlay(Seats):
@@ -57,16 +72,7 @@ class BotPlay(Seats):
             log.exception("table %s: the hint failed", self.table_id)
             self._error(conn, "internal_error", "no hint this time")
             return
-        self._send(
-            conn,
-            HintMsg(
-                table_id=self.table_id,
-                event=number,
-                action=decision.action,
-                reasoning=decision.reasoning,
-                values=decision.values,
-            ),
-        )
+        self._send(conn, hint_message(self.table_id, number, decision))
 
     def _maybe_bot(self) -> None:
         seat = self.game.current_player

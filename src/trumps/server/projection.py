@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from trumps.games.base import Why
 from trumps.server.commands import Outbox
 from trumps.server.protocol import (
     BotLevel,
@@ -22,6 +23,7 @@ from trumps.server.protocol import (
     OutcomeInfo,
     Reason,
     SeatInfo,
+    WhyNot,
 )
 from trumps.server.protocol import Error as ErrorMsg
 from trumps.server.protocol import Event as EventMsg
@@ -29,9 +31,16 @@ from trumps.server.protocol import GameOver as GameOverMsg
 from trumps.server.protocol import TableState as TableStateMsg
 from trumps.server.tablebase import GAME_KINDS, TableBase, _Entry
 
-__all__ = ["LOG_IN_SNAPSHOT", "Projection"]
+__all__ = ["LOG_IN_SNAPSHOT", "Projection", "why_msg"]
 
 LOG_IN_SNAPSHOT = 300  # the most recent events a snapshot carries
+
+
+def why_msg(why: Why | None) -> WhyNot | None:
+    """The wire form of the game's reason why an action is not legal now."""
+    if why is None:
+        return None
+    return WhyNot(code=why.code, rule=why.rule, cards=list(why.cards), suit=why.suit)
 
 
 class Projection(TableBase):
@@ -80,6 +89,28 @@ class Projection(TableBase):
             return []
         return self.game.legal_actions()
 
+    def _why_for(
+        self, seat: int | None, view: dict[str, Any], legal: list[str]
+    ) -> dict[str, WhyNot]:
+        """For the seat to move: why each card of its hand that is not legal now is not
+        (and ``take``, in Svoi Kozyri once the trumps are chosen), as the game says."""
+        if not legal or seat is None:
+            return {}
+        hand = view["hands"][seat]
+        asked = [c for c in hand if c not in legal]
+        if (
+            self.game.game_id == "kozyri"
+            and view["trumps"][seat] is not None
+            and "take" not in legal
+        ):
+            asked.append("take")
+        out: dict[str, WhyNot] = {}
+        for action in asked:
+            why = why_msg(self.game.why_not_in(view, action))
+            if why is not None:
+                out[action] = why
+        return out
+
     def _to_move(self) -> int | None:
         return self.game.current_player if self.started else None
 
@@ -89,6 +120,7 @@ class Projection(TableBase):
         return self.game.public_action(action, viewer)  # the game knows what is secret
 
     def _snapshot(self, seat: int | None) -> TableStateMsg:
+        view, legal = self.view_for(seat), self._legal_for(seat)
         return TableStateMsg(
             table_id=self.table_id,
             game=cast(GameId, self.game.game_id),
@@ -96,9 +128,10 @@ class Projection(TableBase):
             seats=self.seat_infos(),
             seat=seat,
             event=self.number,
-            view=self.view_for(seat),
-            legal=self._legal_for(seat),
+            view=view,
+            legal=legal,
             to_move=self._to_move(),
+            why_not=self._why_for(seat, view, legal),
             clocks=self.clocks(),
             private=self.config.private,
             time_control=self.config.time_control,
@@ -137,6 +170,7 @@ class Projection(TableBase):
             if viewer is None and public is not None:
                 self._send(conn, public)
                 continue
+            view, legal = self.view_for(viewer), self._legal_for(viewer)
             msg = EventMsg(
                 table_id=self.table_id,
                 number=self.number,
@@ -144,9 +178,10 @@ class Projection(TableBase):
                 seat=seat,
                 action=self._shown(action, seat, viewer),
                 by_bot=by_bot,
-                view=self.view_for(viewer),
-                legal=self._legal_for(viewer),
+                view=view,
+                legal=legal,
                 to_move=to_move,
+                why_not=self._why_for(viewer, view, legal),
                 clocks=clocks,
                 seats=seats,
             )
@@ -154,5 +189,7 @@ class Projection(TableBase):
                 public = msg
             self._send(conn, msg)
 
-    def _error(self, conn: Outbox, code: ErrorCode, message: str) -> None:
-        self._send(conn, ErrorMsg(code=code, message=message, table_id=self.table_id))
+    def _error(
+        self, conn: Outbox, code: ErrorCode, message: str, why: WhyNot | None = None
+    ) -> None:
+        self._send(conn, ErrorMsg(code=code, message=message, table_id=self.table_id, why=why))

@@ -141,6 +141,17 @@ class _Part(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 # ---------------------------------------------------------------- nested objects
 
 
+class WhyNot(_Part, kw_only=True):
+    """Why an action is not legal now, as the game says (docs/api.md#rule-queries): a
+    reason ``code``, the rule id of docs/rules/ (empty when none), the cards and the suit
+    it is about; clients word it in the player's language."""
+
+    code: str
+    rule: str = ""
+    cards: list[str] = []
+    suit: str | None = None
+
+
 class TimeControl(_Part, kw_only=True):
     """A Fischer clock: ``base`` seconds per player plus ``increment`` seconds per move."""
 
@@ -362,6 +373,7 @@ class Error(_Msg, tag="error", kw_only=True):
     code: ErrorCode
     message: str
     table_id: Id | None = None
+    why: WhyNot | None = None
 
 
 class TableList(_Msg, tag="table_list", kw_only=True):
@@ -382,6 +394,7 @@ class TableState(_Msg, tag="table_state", kw_only=True):
     view: dict[str, Any]
     legal: list[str]
     to_move: SeatNo | None
+    why_not: dict[str, WhyNot] = {}
     clocks: list[float | None] | None = None
     private: bool = False
     time_control: TimeControl | None = None
@@ -403,6 +416,7 @@ class Event(_Msg, tag="event", kw_only=True):
     view: dict[str, Any]
     legal: list[str]
     to_move: SeatNo | None
+    why_not: dict[str, WhyNot] = {}
     clocks: list[float | None] | None = None
     seats: list[SeatInfo] | None = None
 
@@ -430,13 +444,23 @@ class GameOver(_Msg, tag="game_over", kw_only=True):
     record_id: int | None = None
 
 
+class HintWhy(_Part, kw_only=True):
+    """Why the bot chose its action (``trumps.ai.Explain``): a reason code and its numbers,
+    for the client to word in the player's language."""
+
+    code: str
+    numbers: dict[str, float] = {}
+
+
 class Hint(_Msg, tag="hint", kw_only=True):
-    """The strongest bot's choice for the recipient's seat at event ``event``, and why."""
+    """The strongest bot's choice for the recipient's seat at event ``event``, and why:
+    ``why`` for people, ``reasoning`` the engine's own English note (for debugging)."""
 
     table_id: Id
     event: EventNo
     action: str
-    reasoning: str
+    why: HintWhy | None = None
+    reasoning: str = ""
     values: dict[str, float] | None = None
 
 

@@ -55,7 +55,7 @@ from trumps.server.commands import (
 )
 from trumps.server.config import TableConfig
 from trumps.server.persist import Persisted
-from trumps.server.projection import LOG_IN_SNAPSHOT
+from trumps.server.projection import LOG_IN_SNAPSHOT, why_msg
 from trumps.server.protocol import ChatPosted, EventKind
 from trumps.server.tablebase import CHAT_IN_SNAPSHOT
 from trumps.server.timing import TimeSource
@@ -357,7 +357,9 @@ class Table(Persisted):
             self._error(c.conn, "invalid_action", str(e))
             return
         except IllegalAction as e:
-            self._error(c.conn, "illegal_action", str(e))
+            self._error(
+                c.conn, "illegal_action", str(e), why_msg(self.game.why_not(c.action, seat))
+            )
             return
         self._charge_clock(moved=True)
         self._after_action("action", seat, by_bot=False)

@@ -20,13 +20,15 @@ from rich.console import Console
 from rich.text import Text
 
 from trumps.ai import BOTS, Bot, Limits, make_bot
-from trumps.cards import TAKE, action_str, card_str, parse_action
-from trumps.errors import IllegalAction, InvalidAction
+from trumps.cards import TAKE, action_str, parse_action
+from trumps.errors import InvalidAction
 from trumps.games import Game, new_game
 from trumps.records import dumps, record_of
 from trumps.tui.board import hand_size, take_count
-from trumps.tui.cardtext import card_text, is_discard, joker_discard_owed, suit_text, typed_action
+from trumps.tui.cardtext import card_text, is_discard, suit_text, typed_action
 from trumps.tui.render import legal_line, render, seat_names
+from trumps.tui.rulestext import rules_text
+from trumps.tui.whytext import hint_text, why_not_text
 
 #: Reads one line after printing a prompt; None at end of input.
 ReadLine = Callable[[str], "str | None"]
@@ -39,6 +41,7 @@ HELP_COMMON = """Commands:
   undo        take back your last decision (and the computer's moves since)
   hint        what the strongest computer player would play here, and why
   help        this text
+  rules       the rules in brief (the page's "How to play")
   quit        leave the game (end of input, Ctrl-D, works too)"""
 
 HELP_KOZYRI = """  take        pick up from the pile (K11, K12)
@@ -229,6 +232,10 @@ class Session:
                 self.say(Text(HELP_COMMON + "\n" + extra))
                 self.say(legal_line(g.legal_actions(), g.view(self.human)))
                 continue
+            if word == "rules":
+                self.say(Text(rules_text(g.game_id, g.title)))
+                self.say(legal_line(g.legal_actions()))
+                continue
             if word == "undo":
                 if self.undo():
                     return True
@@ -258,24 +265,8 @@ class Session:
         if action in g.legal_actions():
             return None
         shown = " ".join(g.legal_actions())
-        view = g.view(self.human)
-        hand = view["hands"][self.human]
-        if action.startswith("discard "):
-            card = action.split()[1]
-            if card not in hand:
-                return f"You do not hold {card_text(card).plain}. Legal: {shown}"
-            if not joker_discard_owed(view):
-                return f"There is no discard to make now. Legal: {shown}"
-            return f"You cannot discard {card_text(card).plain}. Legal: {shown}"
-        code = parse_action(action)
-        if code < 64 and card_str(code) not in hand:
-            return f"You do not hold {card_text(code).plain}. Legal: {shown}"
-        try:
-            g.clone().play(action)
-        except (IllegalAction, InvalidAction) as e:
-            short = str(e).split(" in ")[0].split(";")[0]
-            return f"{short} now. Legal: {shown}"
-        return f"{cmd!r} is not legal now. Legal: {shown}"
+        why = why_not_text(g.game_id, g.view(self.human), action)
+        return f"{why or f'{cmd!r} is not legal now.'} Legal: {shown}"
 
     def hint(self) -> Text:
         """The strongest bot's choice for the human's seat, from the human's view only."""
@@ -284,10 +275,8 @@ class Session:
         bot = make_bot(level, g.game_id)
         rng = random.Random(f"hint/{g.seed}/{len(g.history)}")
         decision = bot.decide(g.view(self.human), g.legal_actions(), Limits(), rng)
-        text = Text(f"Hint ({level}): play {decision.action}")
-        if decision.reasoning:
-            text.append(f" — {decision.reasoning}")
-        return text
+        why = None if decision.explain is None else decision.explain.to_json()
+        return Text(hint_text(decision.action, why, g.view(self.human)))
 
     def undo(self) -> bool:
         """Take back the human's last decision and the bots' moves after it."""

@@ -12,10 +12,11 @@ from typing import Any, ClassVar
 
 from trumps.cards import SUITS, card_str, card_strs, parse_suit
 from trumps.errors import IllegalAction, InvalidAction, InvalidRules
-from trumps.games.base import Game, Option, Outcome, Preset, resolve_rules
+from trumps.games.base import Game, Option, Outcome, Preset, Why, resolve_rules
 from trumps.games.kozyri._core import DRAWN, LOST, KozyriCore, take_count
 from trumps.games.kozyri.loader import hand_result, load
 from trumps.games.kozyri.options import DEFAULT_PRESET, OPTIONS, PRESETS, make_core
+from trumps.games.kozyri.why import why_not
 
 
 def _popcount(m: int) -> int:
@@ -157,6 +158,10 @@ class Kozyri(Game):
 
     def _legal_codes(self) -> list[int]:
         return self._core.legal_moves()
+
+    @staticmethod
+    def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:
+        return why_not(view, action)
 
     def side_of(self, seat: int) -> list[int]:
         return [seat]

@@ -37,10 +37,11 @@ from typing import Any, ClassVar
 
 from trumps.cards import JOKER, SUITS, card_str, cards_of
 from trumps.errors import InvalidRules
-from trumps.games.base import Game, Option, Outcome, Preset, resolve_rules
+from trumps.games.base import Game, Option, Outcome, Preset, Why, resolve_rules
 from trumps.games.twentyfive._core import PLAIN_MASKS, TwentyFiveCore
 from trumps.games.twentyfive.loader import load
 from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_config, seat_teams
+from trumps.games.twentyfive.why import why_not
 
 
 class TwentyFive(Game):
@@ -115,6 +116,10 @@ class TwentyFive(Game):
 
     def _legal_codes(self) -> list[int]:
         return self._core.legal_moves()
+
+    @staticmethod
+    def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:
+        return why_not(view, action)
 
     def side_of(self, seat: int) -> list[int]:
         side = self._core.side_of[seat]

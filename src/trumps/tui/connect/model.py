@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from trumps.tui.whytext import hint_text
+
 Msg = dict[str, Any]
 
 FEED_MAX = 500  # lines of log and chat a table keeps
@@ -317,8 +319,8 @@ class ClientState:
         if t is None:
             return Change("hint")
         t.hint = {"event": t.event, **m}
-        reasoning = str(m.get("reasoning") or "").strip()
-        t.note(f"Hint: {m.get('action')}" + (f" — {reasoning}" if reasoning else ""), "cyan")
+        why = m.get("why") if isinstance(m.get("why"), dict) else None
+        t.note(hint_text(str(m.get("action")), why, t.view), "cyan")
         return Change("hint", t.table_id)
 
     def _on_rematch(self, m: Msg) -> Change:

@@ -19,12 +19,14 @@ from trumps.tui.connect.common import ClientScreen, say, show
 from trumps.tui.connect.dialogs import Confirm, PileView
 from trumps.tui.connect.model import Change, TableModel, outcome_text
 from trumps.tui.connect.text import (
+    action_prompt,
     board_text,
     choices,
     feed_text,
     hand_line,
     seats_text,
 )
+from trumps.tui.whytext import why_not_text
 
 __all__ = ["HandBar", "TableScreen"]
 
@@ -96,9 +98,7 @@ class TableScreen(ClientScreen):
         yield HandBar("", id="hand", markup=False)
         yield RichLog(id="log", wrap=True, markup=False, max_lines=1000)
         with Horizontal(id="inputs"):
-            yield Input(
-                placeholder="action: TH, take, rob 9S, discard 9S … (a)", id="action", compact=True
-            )
+            yield Input(placeholder=action_prompt(self.model), id="action", compact=True)
             yield Input(placeholder="chat (c)", id="chat", max_length=MAX_CHAT_CHARS, compact=True)
         yield Footer()
 
@@ -141,6 +141,7 @@ class TableScreen(ClientScreen):
             options = choices(t)
             if t.hint.get("action") in options:
                 self.query_one("#hand", HandBar).cursor = options.index(str(t.hint["action"]))
+        self.query_one("#action", Input).placeholder = action_prompt(t)
         self.refresh_hand()
         self._feed(t)
 
@@ -215,9 +216,10 @@ class TableScreen(ClientScreen):
             say(self, str(e), severity="error")
             return
         event.input.value = ""
-        if self.model.legal and action not in self.model.legal:
-            legal = " ".join(self.model.legal)
-            say(self, f"{action} is not legal now; legal: {legal}", severity="error")
+        t = self.model
+        if t.legal and action not in t.legal:
+            why = why_not_text(t.game, t.view, action) or f"{action} is not legal now."
+            say(self, f"{why} Legal: {' '.join(t.legal)}", severity="error")
             return
         self.play(action)
         self.query_one("#hand", HandBar).focus()

@@ -27,6 +27,7 @@ from trumps.tui.cardtext import action_label, card_key, join, legal_in_hand_orde
 from trumps.tui.connect.model import FeedItem, Msg, TableModel
 
 __all__ = [
+    "action_prompt",
     "board_text",
     "choice_label",
     "choices",
@@ -158,6 +159,21 @@ def _my_hand(t: TableModel) -> list[str]:
 def choices(t: TableModel) -> list[str]:
     """The legal actions in the order the hand shows them: cards left to right, then words."""
     return legal_in_hand_order(t.legal, t.view)
+
+
+def action_prompt(t: TableModel) -> str:
+    """The action box's placeholder: examples of what may be typed now, taken from the
+    legal actions (so Svoi Kozyri offers ``take`` only when picking up is legal)."""
+    if not t.can_act or not t.legal:
+        return "action: a card like TH (a)"
+    shown: list[str] = []
+    kinds: set[str] = set()
+    for action in t.legal:
+        kind = action.split(" ", 1)[0] if " " in action or action == "take" else "card"
+        if kind not in kinds:
+            kinds.add(kind)
+            shown.append(action)
+    return f"action: {', '.join(shown)} … (a)"
 
 
 def choice_label(action: str, t: TableModel | None = None) -> Text:
