@@ -6,6 +6,8 @@
 
 import { $, el, load, put, save, select } from "./dom.js";
 import { LANGS, errorText, lang, pickLang, setLang, t } from "./i18n.js";
+import { whyText } from "./why.js";
+import { helpButton } from "./help.js";
 import { deck4, setDeck4 } from "./cards.js";
 import { Net, applyEvent, applySnapshot, newTable } from "./net.js";
 import { canAct, mountTable, onTableKey, renderTable, resetLists } from "./table.js";
@@ -117,7 +119,7 @@ const handlers = {
       tb.resyncing = send({ type: "resync", table_id: tb.id, last_event: tb.event });
       status(errorText(m.code), "info");
     } else {
-      status(errorText(m.code), "error", m.message);
+      status((m.code === "illegal_action" && whyText(m.why)) || errorText(m.code), "error", m.message);
     }
     if (tb && tb.id === S.current) renderTable(tb);
   },
@@ -196,7 +198,7 @@ const handlers = {
   hint(m) {
     const tb = S.tables.get(m.table_id);
     if (!tb) return;
-    tb.hint = { action: m.action, reasoning: m.reasoning ?? "", values: m.values ?? null, event: m.event ?? tb.event };
+    tb.hint = { action: m.action, why: m.why ?? null, values: m.values ?? null, event: m.event ?? tb.event };
     if (tb.id === S.current) renderTable(tb);
   },
 
@@ -410,6 +412,7 @@ function mountHeader() {
     el("h1", {}, el("span", { class: "logo", "aria-hidden": "true" }, "♠♥♦♣"), " trumps"),
     el("nav", { "aria-label": t("Sections") }, nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History"))),
     el("div", { class: "settings" },
+      helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
       langs,
       el("label", { class: "check", for: "deck-4color" }, deck, " ", t("Four-colour deck")),
       el("span", { id: "connection", testid: "connection", role: "status" })));

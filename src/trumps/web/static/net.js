@@ -106,7 +106,7 @@ export class Net {
 export function newTable(id) {
   return {
     id, game: "kozyri", rules: {}, seats: [], seat: null, event: 0, view: {}, legal: [],
-    to_move: null, clocks: null, clockAt: 0, private: false, time_control: null, log: [],
+    why_not: {}, to_move: null, clocks: null, clockAt: 0, private: false, time_control: null, log: [],
     chat: [], chatSeq: 0, outcome: null, record_id: null,
     sent: false, // an action is on its way: wait for its event (or error)
     resyncing: false, // a resync is on its way: ignore events until the snapshot
@@ -125,7 +125,7 @@ function setClocks(tb, clocks) {
 export function applySnapshot(tb, m) {
   Object.assign(tb, {
     game: m.game, rules: m.rules ?? {}, seats: m.seats ?? [], seat: m.seat ?? null, event: m.event,
-    view: m.view ?? {}, legal: m.legal ?? [], to_move: m.to_move ?? null, private: !!m.private,
+    view: m.view ?? {}, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, private: !!m.private,
     time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null,
     sent: false, resyncing: false, replaced: false,
   });
@@ -137,7 +137,7 @@ export function applySnapshot(tb, m) {
 export function applyEvent(tb, m) {
   if (m.number <= tb.event) return "old";
   if (m.number !== tb.event + 1 || tb.resyncing) return "gap";
-  Object.assign(tb, { event: m.number, view: m.view ?? tb.view, legal: m.legal ?? [], to_move: m.to_move ?? null, sent: false });
+  Object.assign(tb, { event: m.number, view: m.view ?? tb.view, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, sent: false });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.seats)) tb.seats = m.seats;
   if (m.kind !== "join" && m.kind !== "leave" && m.kind !== "disconnect" && m.kind !== "return" && m.kind !== "takeover") tb.hint = null;

@@ -10,6 +10,8 @@ import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
 import { botName, cardName, gameName, levelName, num, plural, suitName, t } from "./i18n.js";
 import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcomeNodes, seatBox } from "./board.js";
 import { clockLeft, LOG_MAX } from "./net.js";
+import { hintTemplate, whyText } from "./why.js";
+import { walkthrough } from "./help.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -43,6 +45,8 @@ export function mountTable(root, context) {
     centre: el("div", { class: "centre-wrap" }),
     meInfo: el("div", { class: "me-info" }),
     prompt: el("p", { class: "prompt", "aria-live": "polite" }),
+    why: el("p", { class: "why-not", testid: "why-not", "aria-live": "polite" }),
+    walk: el("div", { class: "walk-slot" }),
     words: el("div", { class: "word-actions" }),
     hand: el("div", { class: "hand", testid: "hand", role: "group", "aria-label": t("Your hand") }),
     hint: el("button", { type: "button", class: "ghost", testid: "hint", onclick: askHint }, t("Hint")),
@@ -56,7 +60,7 @@ export function mountTable(root, context) {
   parts.inviteBox = el("div", { class: "invite", hidden: true },
     el("label", { for: "invite-link" }, t("Invite link")), parts.invite,
     el("button", { type: "button", onclick: copyInvite }, t("Copy")));
-  parts.me = el("div", { class: "me-area" }, parts.meInfo, parts.prompt, parts.words, parts.hand);
+  parts.me = el("div", { class: "me-area" }, parts.meInfo, parts.prompt, parts.why, parts.words, parts.hand);
   const chatInput = el("input", { id: "chat-input", maxlength: 300, autocomplete: "off", required: true });
   const chatForm = el("form", { class: "inline", onsubmit: (e) => {
     e.preventDefault();
@@ -67,6 +71,7 @@ export function mountTable(root, context) {
   el("button", { type: "submit" }, t("Send")));
   put(root,
     el("div", { class: "t-head" }, parts.title, parts.turn),
+    parts.walk,
     parts.inviteBox,
     el("div", { class: "felt" }, parts.opponents, parts.centre, parts.me),
     parts.result,
@@ -97,6 +102,10 @@ export function renderTable(tb) {
   parts.turn.dataset.mine = String(canAct(tb));
   const section = parts.turn.closest("[data-testid='table']");
   if (section) section.dataset.event = String(tb.event);
+  if (tb.seat !== null && !parts.walk.firstChild) {
+    const box = walkthrough(); // a first game: shown until dismissed for good
+    if (box) parts.walk.append(box);
+  }
   const open = tb.seats.some((s) => !s.name && !s.bot);
   parts.inviteBox.hidden = !(tb.private || open) || !!tb.outcome;
   parts.invite.value = inviteUrl(tb.id);
@@ -200,19 +209,37 @@ function renderMe(tb, model) {
 
   const sorted = sortHand(hand, myTrump);
   const firstFocus = sorted.find((c) => index.has(c)) ?? sorted[0];
+  if (parts.why.dataset.event !== String(tb.event)) put(parts.why); // a reason lasts one turn
   put(parts.hand, sorted.map((c) => {
     const legal = index.has(c);
     const i = index.get(c);
+    const why = legal && mine ? null : blockedText(tb, c);
+    const explain = () => {
+      if (!why) return;
+      put(parts.why, why);
+      parts.why.dataset.event = String(tb.event);
+    };
     return el("button", {
       type: "button", class: `hcard${legal && mine ? " legal" : ""}${tb.hint?.action === c ? " hinted" : ""}`,
       testid: `card-${c}`, "data-legal": String(legal), "data-focus-key": `card-${c}`, "data-card": c,
       "aria-label": cardName(c), "aria-disabled": legal && mine ? null : "true",
-      tabindex: c === firstFocus ? "0" : "-1", title: cardName(c),
-      onclick: () => { if (legal) ctx.play(tb, c); },
+      "aria-description": why, tabindex: c === firstFocus ? "0" : "-1",
+      title: why ? `${cardName(c)} — ${why}` : cardName(c),
+      onclick: () => { if (legal) ctx.play(tb, c); else explain(); },
+      onfocus: () => { if (mine) explain(); }, // on another's turn a click says so
     }, cardImage(c), legal && mine && i < 9 ? el("kbd", { "aria-hidden": "true" }, num(i + 1)) : null);
   }));
   parts.hand.dataset.count = String(hand.length);
   parts.hand.classList.toggle("my-turn", mine);
+}
+
+/** Why card `c` of my hand cannot be played now: the game's reason (the server's
+ *  `why_not`), else that it is not my turn; null when it can be played. */
+function blockedText(tb, c) {
+  if (tb.seat === null || tb.outcome) return null;
+  if (tb.to_move !== tb.seat) return t("It is not your turn.");
+  if (tb.sent) return null;
+  return whyText(tb.why_not?.[c]) ?? t("That move is not allowed now.");
 }
 
 function wordLabel(tb, action) {
@@ -290,12 +317,9 @@ function renderHint(tb) {
     put(parts.hintOut);
     return;
   }
+  // The bot's reason in words (the engine's own note, `reasoning`, is for debugging only).
   const label = actionLabel(tb, h.action);
-  const values = Object.entries(h.values ?? {}).sort((a, b) => b[1] - a[1]).slice(0, 5);
-  put(parts.hintOut, el("p", {}, fill(t("Hint: {action}"), { action: label })),
-    h.reasoning ? el("p", { class: "note" }, h.reasoning) : null,
-    values.length ? el("p", { class: "note" }, values.flatMap(([a, x], i) => [i ? " · " : "",
-      actionLabel(tb, a), ` ${num(x.toFixed(2))}`])) : null);
+  put(parts.hintOut, el("p", { testid: "hint-text" }, fill(hintTemplate(h.why), { action: label })));
 }
 
 /** An action as short nodes: a card, "take 3 cards", a suit, "rob, discarding 7♣",

@@ -1,0 +1,135 @@
+"""A dimmed card says why it cannot be played now (issue 11, part 3): the reason is the
+game's (``why_not`` in the seat's snapshot and events, docs/protocol.md), worded in the
+player's language when the card is clicked or focused, and as its tooltip.  Same harness as
+``test_browser.py``: a real ``trumps serve`` and Debian's Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from server.e2e import ServerProc
+from web.test_browser import CHROMIUM, KOZYRI_SEED, SHOTS, open_page, run, set_name
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="Debian's chromium is installed by .ci/run"
+)
+
+MINE = (
+    "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+    " || !document.querySelector(\"[data-testid='result']\")?.hidden"
+)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProc]:
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", tmp_path, seed=KOZYRI_SEED)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def to_a_dimmed_card(page: Page) -> str:
+    """Play the first legal card or action at each turn until, at my turn, a card of my
+    hand is not legal (a top card to beat); that card's test id."""
+    table, result = page.get_by_test_id("table"), page.get_by_test_id("result")
+    hand = page.get_by_test_id("hand")
+    legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+    for _ in range(100):
+        await page.wait_for_function(MINE)
+        assert not await result.is_visible(), "the game ended before a card was dimmed"
+        if await page.get_by_test_id("turn").get_attribute("data-mine") != "true":
+            continue
+        dimmed = hand.locator("[data-legal='false']")
+        if (
+            await dimmed.count()
+            and await page.locator("[data-testid^='action-trump-']").count() == 0
+        ):
+            return str(await dimmed.first.get_attribute("data-testid"))
+        before = await table.get_attribute("data-event")
+        await legal.first.click()
+        await expect(table).not_to_have_attribute("data-event", before or "")
+    raise AssertionError("no dimmed card in 100 turns")
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
+def test_a_dimmed_card_says_why_in_the_players_language(
+    server: ServerProc, lang: str, locale: str
+) -> None:
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", locale=locale, still=True)
+        await set_name(page, "Olena")
+        await page.get_by_test_id("pc-game").select_option("kozyri")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        await expect(page.get_by_test_id("table")).to_be_visible()
+        why = page.get_by_test_id("why-not")
+        card_id = await to_a_dimmed_card(page)
+        card = page.get_by_test_id(card_id)
+        await expect(why).to_be_empty()
+        event = await page.get_by_test_id("table").get_attribute("data-event")
+        # A real mouse click: Playwright would wait for a card marked aria-disabled to be
+        # enabled, but a person can click (or tap) it.
+        await card.click(force=True)
+        # K9: the card does not beat the top card; the sentence names both, and says what does.
+        if lang == "en":
+            await expect(why).to_contain_text("does not beat")
+        else:
+            await expect(why).to_contain_text("نمی‌زند")
+        text = await why.inner_text()
+        assert "not allowed" not in text and "K9" not in text
+        title = await card.get_attribute("title") or ""
+        assert text in title, (text, title)
+        assert await card.get_attribute("aria-description") == text
+        # Nothing was sent: still my turn, the same event.
+        await expect(page.get_by_test_id("table")).to_have_attribute("data-event", event or "")
+        await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+        if lang == "fa":
+            await page.screenshot(path=str(SHOTS / "why-not-fa.png"))
+        await ctx.close()
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
+
+
+def test_a_hint_in_persian_is_a_sentence_with_persian_digits(server: ServerProc) -> None:
+    """The hint is the bot's structured reason worded in the page's language (here the duel's
+    solver: a forced win or loss in so many moves, or a search so many moves deep), with
+    Persian digits, and none of the engine's log words."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", locale="fa-IR", still=True)
+        await set_name(page, "Olena")
+        await page.get_by_test_id("pc-game").select_option("kozyri")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        table = page.get_by_test_id("table")
+        await expect(table).to_be_visible()
+        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+        for _ in range(100):  # to a turn of mine with a real choice of cards
+            await page.wait_for_function(MINE)
+            if await page.get_by_test_id("turn").get_attribute("data-mine") != "true":
+                continue
+            cards = page.locator("[data-testid='hand'] [data-legal='true']")
+            if await cards.count() >= 2:
+                break
+            before = await table.get_attribute("data-event")
+            await legal.first.click()
+            await expect(table).not_to_have_attribute("data-event", before or "")
+        else:
+            raise AssertionError("no turn with a choice")
+        await page.get_by_test_id("hint").click()
+        hint = page.get_by_test_id("hint-text")
+        await expect(hint).to_be_visible()
+        text = await hint.inner_text()
+        assert any("\u0600" <= ch <= "\u06ff" for ch in text), text
+        assert not any(w in text for w in ("PIMC", "nodes", "depth", "solved", "Hint")), text
+        assert not any("0" <= ch <= "9" for ch in text), f"Latin digits: {text}"
+        await page.screenshot(path=str(SHOTS / "hint-fa.png"))
+        await ctx.close()
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
