@@ -1,0 +1,71 @@
+"""The server sends why a move is not legal now (docs/protocol.md, ``why_not`` and the
+``illegal_action`` error's ``why``): for the seat to move, every card of its hand that is
+not legal, with the game's reason read from that seat's view; nothing for anyone else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from server.hubkit import hello, said
+from server.test_hub import run, to_move
+from trumps.games import GAMES
+from trumps.server.hub import Hub
+from trumps.server.protocol import Error, Event, TableState
+from trumps.store import SqlStore
+
+
+def test_the_seat_to_move_is_told_why_each_dimmed_card_is_not_legal(tmp_path: Path) -> None:
+    async def body(hub: Hub, _store: SqlStore) -> None:
+        me, _ = await hello(hub, "Me")
+        await said(hub, me, {"type": "play_computer", "game": "kozyri", "level": "random"})
+        table_id = ""
+        while not table_id:
+            msg = await me.outbox.get()
+            if isinstance(msg, TableState):
+                table_id = msg.table_id
+        game = GAMES["kozyri"]
+        for _ in range(200):
+            mine = await to_move(me, table_id)
+            hand = mine.view["hands"][mine.view["seat"]]
+            blocked = [c for c in hand if c not in mine.legal]
+            if mine.view["trumps"][mine.view["seat"]] is not None and "take" not in mine.legal:
+                blocked.append("take")
+            # Exactly the blocked actions, each with the game's own reason from this view.
+            assert sorted(mine.why_not) == sorted(blocked)
+            for action, why in mine.why_not.items():
+                expected = game.why_not_in(mine.view, action)
+                assert expected is not None and why.code == expected.code
+                assert why.rule == expected.rule and tuple(why.cards) == expected.cards
+            cards = [c for c in blocked if c != "take"]
+            if cards:
+                break
+            number = mine.number if isinstance(mine, Event) else mine.event
+            await said(
+                hub,
+                me,
+                {
+                    "type": "action",
+                    "table_id": table_id,
+                    "action": mine.legal[0],
+                    "expected": number,
+                },
+            )
+        else:
+            raise AssertionError("no turn with a card that is not legal")
+        # Playing it anyway: refused, with the same reason, and nothing changes.
+        number = mine.number if isinstance(mine, Event) else mine.event
+        action = {"type": "action", "table_id": table_id, "action": cards[0], "expected": number}
+        await said(hub, me, action)
+        refused = await me.outbox.get()
+        assert isinstance(refused, Error) and refused.code == "illegal_action"
+        assert refused.why == mine.why_not[cards[0]]
+        assert refused.why is not None and refused.why.rule == "K9"
+        assert me.outbox.empty()
+        # A spectator is told nothing of the kind (it sees no hand to play).
+        spectator, _ = await hello(hub, "Spec")
+        await said(hub, spectator, {"type": "spectate", "table_id": table_id})
+        while not isinstance(snapshot := await spectator.outbox.get(), TableState):
+            pass
+        assert snapshot.seat is None and snapshot.why_not == {} and snapshot.legal == []
+
+    run(tmp_path, body)
