@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select, Static
+from textual.widgets import Input, Select, Static
 
 from trumps.ai import Limits, make_bot
 from trumps.tui.connect import ConnectApp
@@ -288,6 +288,62 @@ def test_play_the_computer_to_the_end(server: ServerProc, tmp_path: Path) -> Non
             assert re.search(r"move (\d+)/\1", head), head
         stored = json.loads((tmp_path / "client.json").read_text())
         assert stored["name"] == "Olena" and stored["resume_token"]
+
+    run(body)
+
+
+def test_a_typed_move_that_is_not_legal_says_why(server: ServerProc, tmp_path: Path) -> None:
+    """Svoi Kozyri against the random bot: at a turn where a card beats the top card, the
+    action box does not offer ``take``, and typing ``take`` anyway is refused with the rule
+    (K11, the game's reason from the seat's view); nothing is sent."""
+
+    async def body() -> None:
+        app = ConnectApp(server.http, name="Olena", token_file=tmp_path / "client.json")
+        rng = random.Random(2)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.client.state.welcomed, "the welcome")
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+            await pilot.click("#level")
+            await pilot.press(*"random", "enter")
+            await pilot.click("#ok")
+            await until(pilot, lambda: on_table(app) is not None, "the table screen")
+            table_id = str(on_table(app))
+            t = table(app, table_id)
+
+            def must_beat() -> bool:
+                v = t.view
+                return (
+                    t.can_act
+                    and bool(v.get("pile"))
+                    and not v.get("owes_second")
+                    and "take" not in t.legal
+                    and None not in (v.get("trumps") or [None])
+                )
+
+            deadline = time.monotonic() + GAME_TIMEOUT
+            while not must_beat():
+                assert t.outcome is None and time.monotonic() < deadline, "no turn to beat"
+                if t.can_act:
+                    await play_one(pilot, app, table_id, rng)
+                else:
+                    await pilot.pause(0.01)
+            box = app.screen.query_one("#action", Input)
+            assert "take" not in str(box.placeholder), box.placeholder
+            before = t.event
+            await pilot.press("a", *"take", "enter")
+            await until(
+                pilot,
+                lambda: any(
+                    "You must beat when you can" in str(n.message) for n in app._notifications
+                ),
+                "the reason",
+            )
+            shown = next(
+                str(n.message) for n in app._notifications if "must beat" in str(n.message)
+            )
+            assert "(K11)" in shown and "Legal: " in shown
+            assert not t.sent and t.event == before and t.can_act
 
     run(body)
 
