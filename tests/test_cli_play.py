@@ -197,6 +197,49 @@ def test_rules_shows_how_to_play_and_the_game_goes_on(game: str, first: str) -> 
     finish(child)
 
 
+def held_cards(screen: str) -> list[str]:
+    """The cards of the last ``Your hand (n): ♥ A 3 2   ♦ 8 4`` line of a screen."""
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", screen)  # bold stays without colour
+    line = [x for x in plain.splitlines() if x.startswith("Your hand")][-1]
+    cards: list[str] = []
+    suit = ""
+    for word in line.split(":", 1)[1].split():
+        if word in "♠♥♦♣":
+            suit = "SHDC"["♠♥♦♣".index(word)]
+        elif word == "Joker":
+            cards.append("JK")
+        elif suit and (word == "10" or (len(word) == 1 and word in "23456789JQKA")):
+            cards.append(("T" if word == "10" else word) + suit)
+    return cards
+
+
+def test_a_held_card_that_may_not_be_played_says_why() -> None:
+    # F13/F14 (or F10 when a rob must come first): the refusal of a card in hand names the
+    # rule, and the game goes on.
+    child = spawn("play", "twentyfive", "--players", "4", "--seed", "2")
+    for _ in range(300):
+        i = child.expect([LEGAL, AGAIN])
+        if i == 1:
+            child.sendline("y")
+            continue
+        legal = str(child.match.group(1))
+        hand = held_cards(str(child.before))
+        child.expect_exact("> ")
+        blocked = [c for c in hand if c not in legal.split()]
+        if blocked:
+            child.sendline(blocked[0])
+            child.expect(
+                r"(You must follow|A trump was led|may be kept back only|must rob)[^\r\n]*\((F13|F14|F10)\) Legal: "
+            )
+            child.expect_exact("> ")
+            break
+        child.sendline(first_action(legal))
+    else:
+        raise AssertionError("no held card was ever refused")
+    child.sendline("quit")
+    finish(child)
+
+
 def test_undo_takes_back_to_the_previous_decision() -> None:
     child = spawn("play", "kozyri", "--seed", "6")
     first = wait_legal(child)
