@@ -76,7 +76,7 @@ def why_text(why: Why) -> str:
             f"and {last} was led: you must play a trump."
         ),
         "joker_discard_first": "You took the turned-up joker: first discard a card face down.",
-        "joker_kept": "The joker stays in your hand: discard another card.",
+        "joker_kept": f"You cannot discard {first}. It stays in your hand: discard another card.",
         "no_discard_owed": "There is no discard to make now.",
     }
     text = words.get(why.code, f"That is not allowed now ({why.code}).")
