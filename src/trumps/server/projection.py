@@ -37,10 +37,13 @@ LOG_IN_SNAPSHOT = 300  # the most recent events a snapshot carries
 
 
 def why_msg(why: Why | None) -> WhyNot | None:
-    """The wire form of the game's reason why an action is not legal now."""
+    """The wire form of the game's reason why an action is not legal now.  A card the seat
+    does not hold is not named back (``not_in_hand``): the message carries only cards the
+    recipient's view shows."""
     if why is None:
         return None
-    return WhyNot(code=why.code, rule=why.rule, cards=list(why.cards), suit=why.suit)
+    cards = [] if why.code == "not_in_hand" else list(why.cards)
+    return WhyNot(code=why.code, rule=why.rule, cards=cards, suit=why.suit)
 
 
 class Projection(TableBase):

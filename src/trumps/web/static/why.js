@@ -28,7 +28,7 @@ export function whyText(why) {
   switch (why.code) {
     case "game_over": return t("That game is over.");
     case "not_your_turn": return t("It is not your turn.");
-    case "not_in_hand": return t("You do not hold the {card}.", p);
+    case "not_in_hand": return card ? t("You do not hold the {card}.", p) : t("You do not hold that card.");
     case "not_in_game": return t("That is not a move in this game.");
     case "choose_trump_first": return t("Choose your trump suit first.");
     case "trump_taken": return t("Another player already has {suit} as trumps.", p);
