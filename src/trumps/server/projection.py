@@ -38,11 +38,12 @@ LOG_IN_SNAPSHOT = 300  # the most recent events a snapshot carries
 
 def why_msg(why: Why | None) -> WhyNot | None:
     """The wire form of the game's reason why an action is not legal now.  A card the seat
-    does not hold is not named back (``not_in_hand``): the message carries only cards the
-    recipient's view shows."""
+    does not hold is not named (``not_in_hand``; the trump ace of ``rob_needs_trump_ace``,
+    which the suit names): the message carries only cards the recipient's view shows."""
     if why is None:
         return None
-    cards = [] if why.code == "not_in_hand" else list(why.cards)
+    hidden = why.code in ("not_in_hand", "rob_needs_trump_ace")  # cards maybe in other hands
+    cards = [] if hidden else list(why.cards)
     return WhyNot(code=why.code, rule=why.rule, cards=cards, suit=why.suit)
 
 

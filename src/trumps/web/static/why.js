@@ -39,7 +39,7 @@ export function whyText(why) {
     case "own_trump_ace_on_top": return t("Nothing beats the {top}, the ace of your own trumps: you must take.", p);
     case "owe_second_card": return t("You beat it: now play a second card.");
     case "must_beat_when_able": return t("You must beat when you can (default rules): {cards} beats the top card.", { cards: either(cards) });
-    case "rob_needs_trump_ace": return t("Only the player holding the {card} may rob.", p);
+    case "rob_needs_trump_ace": return t("Only the player holding the {card} may rob.", { card: cardName(`A${why.suit}`) });
     case "rob_off": return t("Robbing is switched off at this table.");
     case "already_robbed": return t("The turn-up has already been robbed.");
     case "rob_first_trick_only": return t("You may rob only before you play to the first trick.");
