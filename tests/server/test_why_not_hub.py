@@ -4,12 +4,16 @@ not legal, with the game's reason read from that seat's view; nothing for anyone
 
 from __future__ import annotations
 
+import json
+import random
+import re
 from pathlib import Path
 
 from server.hubkit import hello, said
 from server.test_hub import run, to_move
-from trumps.games import GAMES
+from trumps.games import GAMES, new_game
 from trumps.server.hub import Hub
+from trumps.server.projection import why_msg
 from trumps.server.protocol import Error, Event, TableState
 from trumps.store import SqlStore
 
@@ -69,3 +73,31 @@ def test_the_seat_to_move_is_told_why_each_dimmed_card_is_not_legal(tmp_path: Pa
         assert snapshot.seat is None and snapshot.why_not == {} and snapshot.legal == []
 
     run(tmp_path, body)
+
+
+def test_reasons_on_the_wire_name_only_cards_the_seat_sees() -> None:
+    """Hidden information never leaks through a reason: over random games of both games,
+    every card a wire reason names (``why_msg``) is written in the seat's own view, for every
+    card and action the seat could try."""
+    candidates = [r + s for r in "23456789TJQKA" for s in "SHDC"] + ["JK", "take"]
+    candidates += [f"rob {c}" for c in candidates[:53]] + [f"discard {c}" for c in candidates[:53]]
+    for game_id, players, rules in (
+        ("kozyri", 3, None),
+        ("twentyfive", 4, {"joker": True}),
+        ("twentyfive", 5, {"rob": "mandatory"}),
+    ):
+        for seed in range(4):
+            g = new_game(game_id, players=players, rules=rules, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(120):
+                if g.is_over:
+                    break
+                seat = g.current_player
+                assert seat is not None
+                view = g.view(seat)
+                seen = set(re.findall(r"\b(?:[2-9TJQKA][SHDC]|JK)\b", json.dumps(view)))
+                for action in candidates:
+                    why = why_msg(g.why_not_in(view, action))
+                    if why is not None:
+                        assert set(why.cards) <= seen, (action, why, view)
+                g.play(rng.choice(g.legal_actions()))
