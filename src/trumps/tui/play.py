@@ -25,7 +25,7 @@ from trumps.errors import InvalidAction
 from trumps.games import Game, new_game
 from trumps.records import dumps, record_of
 from trumps.tui.board import hand_size, take_count
-from trumps.tui.cardtext import card_text, is_discard, suit_text, typed_action
+from trumps.tui.cardtext import card_text, is_discard, legal_words, suit_text, typed_action
 from trumps.tui.render import legal_line, render, seat_names
 from trumps.tui.rulestext import rules_text
 from trumps.tui.whytext import hint_text, why_not_text
@@ -264,9 +264,11 @@ class Session:
             return f"{e}. Type help for the commands."
         if action in g.legal_actions():
             return None
-        shown = " ".join(g.legal_actions())
-        why = why_not_text(g.game_id, g.view(self.human), action)
-        return f"{why or f'{cmd!r} is not legal now.'} Legal: {shown}"
+        view = g.view(self.human)
+        why = why_not_text(g.game_id, view, action)  # the game's reason, worded
+        return (
+            f"{why or f'{cmd!r} is not legal now.'} Legal: {legal_words(g.legal_actions(), view)}"
+        )
 
     def hint(self) -> Text:
         """The strongest bot's choice for the human's seat, from the human's view only."""

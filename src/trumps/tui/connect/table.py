@@ -14,7 +14,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from trumps.errors import InvalidAction
 from trumps.server.protocol import MAX_CHAT_CHARS
 from trumps.tui.board import title_line
-from trumps.tui.cardtext import typed_action
+from trumps.tui.cardtext import legal_words, typed_action
 from trumps.tui.connect.common import ClientScreen, say, show
 from trumps.tui.connect.dialogs import Confirm, PileView
 from trumps.tui.connect.model import Change, TableModel, outcome_text
@@ -219,7 +219,7 @@ class TableScreen(ClientScreen):
         t = self.model
         if t.legal and action not in t.legal:
             why = why_not_text(t.game, t.view, action) or f"{action} is not legal now."
-            say(self, f"{why} Legal: {' '.join(t.legal)}", severity="error")
+            say(self, f"{why} Legal: {legal_words(t.legal, t.view)}", severity="error")
             return
         self.play(action)
         self.query_one("#hand", HandBar).focus()
