@@ -138,3 +138,22 @@ def test_bots_are_named_in_the_page_language_and_told_apart(server: ServerProc) 
         assert "medium bot" not in await table.inner_text()
 
     run(body)
+
+
+def test_lists_of_players_are_written_with_the_languages_comma(server: ServerProc) -> None:
+    """Persian lists use "،": the history list wrote a Latin comma between the players."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(browser, server.http + "/", locale="fa-IR", name="Sara")
+        await page.get_by_test_id("play-computer").click()
+        await expect(page.get_by_test_id("resign")).to_be_visible()
+        page.on("dialog", lambda d: d.accept())
+        await page.get_by_test_id("resign").click()
+        await expect(page.get_by_test_id("resign")).to_be_hidden()
+        await page.locator("nav button[data-show='history']").click()
+        row = page.locator("#history .rows .row").first
+        await expect(row).to_contain_text("Sara")
+        text = await row.inner_text()
+        assert "،" in text and "," not in text, text
+
+    run(body)

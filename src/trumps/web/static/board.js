@@ -7,7 +7,7 @@
 
 import { bdi, el, fill } from "./dom.js";
 import { cardBack, cardFace, cardText, suitSymbol } from "./cards.js";
-import { lang, levelName, num, plural, reasonName, t } from "./i18n.js";
+import { lang, levelName, listed, num, plural, reasonName, t } from "./i18n.js";
 
 export const seatCount = (v) => (Array.isArray(v.hands) ? v.hands.length : 0);
 const handSize = (hand) => (Array.isArray(hand) ? hand.length : hand?.count ?? 0);
@@ -40,7 +40,7 @@ function scoreRows(m) {
   const v = m.view;
   const scores = v.scores ?? [];
   if (Array.isArray(v.teams)) {
-    return v.teams.map((team, i) => [fill(t("Team {n}: {names}"), { n: num(i + 1), names: team.map((s) => bdi(m.name(s))).flatMap((x, j) => (j ? [", ", x] : [x])) }), scores[i] ?? 0, team]);
+    return v.teams.map((team, i) => [fill(t("Team {n}: {names}"), { n: num(i + 1), names: listed(team.map((s) => bdi(m.name(s)))) }), scores[i] ?? 0, team]);
   }
   return scores.map((p, s) => [[bdi(m.name(s))], p, [s]]);
 }

@@ -2,7 +2,7 @@
 // (GET /api/games/{id}/replay), drawn like the live table with every hand face up.
 
 import { bdi, el, put } from "./dom.js";
-import { gameName, t } from "./i18n.js";
+import { gameName, listed, t } from "./i18n.js";
 import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./board.js";
 
 const PAGE = 20;
@@ -57,7 +57,7 @@ export async function loadHistory() {
       : outcomeNodes(g.outcome, name, g.seat ?? null);
     return el("li", { class: "row" },
       el("div", {},
-        el("strong", {}, gameName(g.game)), " · ", g.players.flatMap((p, i) => (i ? [", ", bdi(p)] : [bdi(p)])),
+        el("strong", {}, gameName(g.game)), " · ", listed(g.players.map((p) => bdi(p))),
         el("div", { class: "note" }, ...result,
           when ? ` · ${formatDate(when)}` : "")),
       el("div", { class: "inline" },

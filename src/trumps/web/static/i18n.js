@@ -92,6 +92,13 @@ export function botName(seat) {
   return n ? `${name} ${num(Number(n))}` : name;
 }
 
+/** Items (strings or nodes) with the language's list separator between them ("، " in
+ *  Persian): an array to spread into el() or put(). */
+export function listed(items) {
+  const sep = t(", ");
+  return items.flatMap((x, i) => (i ? [sep, x] : [x]));
+}
+
 export function levelName(level, fallback = level) {
   return {
     random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"),

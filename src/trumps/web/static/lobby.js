@@ -2,7 +2,7 @@
 // (join, watch, quick match), your open tables and the form to create a table.
 
 import { bdi, el, fill, load, put, save, select } from "./dom.js";
-import { botName, gameName, levelName, num, plural, presetName, t } from "./i18n.js";
+import { botName, gameName, listed, levelName, num, plural, presetName, t } from "./i18n.js";
 
 // The games, their player counts and presets, and the bot levels come from the server
 // (GET /api/catalog, loaded by app.js): the page keeps no copy of them.
@@ -112,7 +112,7 @@ export function renderTables() {
     return el("li", { class: "row" },
       el("div", {},
         el("strong", {}, gameName(ts.game)), " · ", rules, " · ", clock,
-        el("div", { class: "note" }, seatsText(ts.seats).flatMap((x, i) => (i ? [", ", bdi(x)] : [bdi(x)])),
+        el("div", { class: "note" }, listed(seatsText(ts.seats).map((x) => bdi(x))),
           " — ", ts.started ? t("playing") : plural(ts.open_seats, t("{n} open seat"), t("{n} open seats")))),
       // Join only where a seat is free for you; every listed table can be watched.
       el("div", { class: "inline" },
