@@ -157,3 +157,24 @@ def test_lists_of_players_are_written_with_the_languages_comma(server: ServerPro
         assert "،" in text and "," not in text, text
 
     run(body)
+
+
+def test_a_first_visit_asks_for_a_name_once(server: ServerProc) -> None:
+    """A new player was "Guest" without being asked: the lobby now asks (focused), and
+    once a name is chosen it asks no more, after a reload too."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(browser, server.http + "/")
+        welcome = page.get_by_test_id("welcome")
+        await expect(welcome).to_be_visible()
+        await expect(page.get_by_test_id("welcome-name")).to_be_focused()
+        await page.keyboard.type("Lena")
+        await page.keyboard.press("Enter")
+        await expect(welcome).to_have_count(0)
+        await expect(page.get_by_test_id("name-input")).to_have_value("Lena")
+        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
+        await page.reload()
+        await expect(page.get_by_test_id("name-input")).to_have_value("Lena")
+        await expect(page.get_by_test_id("welcome")).to_have_count(0)
+
+    run(body)

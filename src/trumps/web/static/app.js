@@ -64,7 +64,7 @@ function status(text, kind = "error", detail = null) {
 const handlers = {
   welcome(m) {
     Object.assign(S, { playerId: m.player_id, name: m.name, token: m.resume_token, account: m.account ?? null });
-    save("name", S.name);
+    if (load("named")) save("name", S.name); // a name the player chose, not the default one
     save("token", S.token);
     // Seats the server gave back get a table_state each; tables we only watched need asking.
     const seated = new Set(m.tables ?? []);
@@ -269,6 +269,7 @@ function adopt(data, sameUser) {
   Object.assign(S, { token: data.resume_token, name: data.name || S.name });
   save("token", S.token);
   save("name", S.name);
+  save("named", "1");
   if (!sameUser) S.tables.clear(); // another player: their seats come back after welcome
   net.restart();
   status(t("Welcome, {name}!", { name: S.name }), "info");
@@ -286,7 +287,9 @@ function logout() {
 function rename(name) {
   S.name = name;
   save("name", name);
+  save("named", "1");
   net.restart();
+  mountLobby($("lobby"), context); // (the first visit's welcome box goes)
 }
 
 /** The games, presets and bot levels the server offers (GET /api/catalog); null when it
@@ -464,6 +467,7 @@ function onKey(e) {
 }
 
 async function init() {
+  if (load("name") && !load("named")) save("named", "1"); // a name saved by an older page
   await setLang(pickLang());
   await loadCatalog();
   document.addEventListener("keydown", onKey);

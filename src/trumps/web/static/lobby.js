@@ -54,6 +54,7 @@ export function mountLobby(root, context) {
   }
   put(root,
     el("div", { class: "lobby-grid" },
+      load("named") ? null : welcomeBox(),
       computerBox(), parts.mine, el("section", { class: "box" },
         el("h2", {}, t("Public tables")), parts.tables, quickMatch()),
       createBox(), profileBox()));
@@ -240,6 +241,21 @@ function createBox() {
 }
 
 // ------------------------------------------------------------------ name and account
+
+/** A first visit: ask for the name the other players will see (until one is chosen). */
+function welcomeBox() {
+  const name = el("input", { id: "welcome-name", testid: "welcome-name", maxlength: 32, autocomplete: "nickname", required: true });
+  const box = el("form", { class: "box hero", testid: "welcome", onsubmit: (e) => {
+    e.preventDefault();
+    if (name.value.trim()) ctx.rename(name.value.trim());
+  } },
+    el("h2", {}, t("Welcome!")),
+    el("p", {}, t("What should the other players call you? You can change it later.")),
+    el("p", { class: "inline" }, el("label", { for: "welcome-name" }, t("Your name")), name,
+      el("button", { type: "submit", class: "primary", testid: "welcome-save" }, t("Start"))));
+  queueMicrotask(() => name.focus());
+  return box;
+}
 
 function profileBox() {
   const S = ctx.state;
