@@ -178,3 +178,62 @@ def test_a_first_visit_asks_for_a_name_once(server: ServerProc) -> None:
         await expect(page.get_by_test_id("welcome")).to_have_count(0)
 
     run(body)
+
+
+HIDDEN_TAB_JS = """
+window.__notes = [];
+window.__tab = "visible";
+Object.defineProperty(document, "visibilityState", { get: () => window.__tab });
+window.Notification = class {
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+  constructor(title, options) { window.__notes.push([title, options?.body ?? ""]); }
+  close() {}
+};
+"""
+
+
+def test_turn_alerts_tell_a_player_in_another_tab_once_per_turn(server: ServerProc) -> None:
+    """With "Turn alerts" on, the turn coming back while the tab is hidden gives one
+    notification; off (the default) or in view, none."""
+
+    async def body(browser: Browser) -> None:
+        async def stubs(context: BrowserContext) -> None:
+            await context.add_init_script(HIDDEN_TAB_JS)
+
+        _, page = await open_page(browser, server.http + "/", name="Ana", setup=stubs)
+        alerts = page.get_by_test_id("turn-alerts")
+        await expect(alerts).not_to_be_checked()  # off by default
+        await page.get_by_test_id("play-computer").click()
+        table = page.get_by_test_id("table")
+        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+
+        async def move_and_wait_for_my_turn() -> None:
+            await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+            before = int(await table.get_attribute("data-event") or 0)
+            await legal.first.click()
+            await page.wait_for_function(
+                "(n) => Number(document.querySelector(\"[data-testid='table']\").dataset.event) > n"
+                " && document.querySelector(\"[data-testid='turn']\").dataset.mine === 'true'",
+                arg=before,
+            )
+
+        async def notes() -> list[list[str]]:
+            return list(await page.evaluate("window.__notes"))
+
+        await page.evaluate("window.__tab = 'hidden'")
+        for _ in range(3):  # off: nothing when the turn comes back
+            await move_and_wait_for_my_turn()
+        assert await notes() == []
+        await alerts.check()
+        for _ in range(4):  # the bot moves in between at least once in these
+            await move_and_wait_for_my_turn()
+        told = await notes()
+        assert told and all(title == "Your turn" for title, _ in told), told
+        assert len(told) <= 4  # at most one a turn
+        await page.evaluate("window.__tab = 'visible'")  # in view: no alert
+        for _ in range(3):
+            await move_and_wait_for_my_turn()
+        assert len(await notes()) == len(told)
+
+    run(body)

@@ -2,13 +2,15 @@
 // header and the sections, and turns server messages (docs/protocol.md) into renders.
 //
 // Modules: net.js (socket, resync), i18n.js (t(), num()), cards.js (SVG deck), board.js
-// (drawing a position), table.js (the live table), lobby.js, history.js (games, replay).
+// (drawing a position), table.js (the live table), lobby.js, history.js (games, replay),
+// notify.js (turn alerts in a background tab).
 
 import { $, el, load, put, save, select } from "./dom.js";
-import { LANGS, errorText, lang, pickLang, setLang, t } from "./i18n.js";
+import { LANGS, errorText, gameName, lang, pickLang, setLang, t } from "./i18n.js";
 import { whyText } from "./why.js";
 import { helpButton } from "./help.js";
 import { deck4, setDeck4 } from "./cards.js";
+import { alertsOn, noteTurn, setAlerts } from "./notify.js";
 import { Net, applyEvent, applySnapshot, newTable } from "./net.js";
 import { canAct, mountTable, onTableKey, renderTable, resetLists } from "./table.js";
 import { mountLobby, renderMine, renderQuick, renderTables } from "./lobby.js";
@@ -169,6 +171,7 @@ const handlers = {
     }
     if (result !== "applied") return;
     if (tb.id === S.current) renderTable(tb);
+    noteTurn(tb.id, canAct(tb), gameName(tb.game));
     renderMine();
     renderTitle();
   },
@@ -411,6 +414,8 @@ function mountHeader() {
   });
   const deck = el("input", { type: "checkbox", id: "deck-4color", testid: "deck-4color", checked: deck4(),
     onchange: (e) => { setDeck4(e.target.checked); mountAll(); } });
+  const alerts = el("input", { type: "checkbox", id: "turn-alerts", testid: "turn-alerts", checked: alertsOn(),
+    onchange: (e) => setAlerts(e.target.checked) });
   $("top").replaceChildren(
     el("h1", {}, el("span", { class: "logo", "aria-hidden": "true" }, "♠♥♦♣"), " trumps"),
     el("nav", { "aria-label": t("Sections") }, nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History"))),
@@ -418,6 +423,8 @@ function mountHeader() {
       helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
       langs,
       el("label", { class: "check", for: "deck-4color" }, deck, " ", t("Four-colour deck")),
+      el("label", { class: "check", for: "turn-alerts", title: t("A sound and a notification when it becomes your turn in a background tab") },
+        alerts, " ", t("Turn alerts")),
       el("span", { id: "connection", testid: "connection", role: "status" })));
   renderConnection();
 }
