@@ -479,6 +479,14 @@ class Game(ABC):
         (``None``: a spectator): the action itself unless part of it is secret."""
         return action
 
+    def closed(self) -> dict[str, Any] | None:
+        """What the latest action closed, for a table that pauses on it and a log that
+        tells it (docs/api.md#what-an-action-closed): ``{"trick": {...}}`` when it finished
+        a trick, with ``"hand": {...}`` too when it finished a hand; None when it closed
+        nothing (or after ``undo`` or loading, when the latest action is not known).
+        Public information only.  The default: games without tricks close nothing."""
+        return None
+
     def _check_view_seat(self, seat: object) -> None:
         if seat is not None and (
             not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players

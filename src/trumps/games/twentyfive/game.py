@@ -64,6 +64,7 @@ class TwentyFive(Game):
         self._core = core
         self._rules = rules
         self._teams = teams
+        self._closed: dict[str, Any] | None = None
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -126,15 +127,62 @@ class TwentyFive(Game):
         return [s for s in range(self._core.n) if self._core.side_of[s] == side]
 
     def _apply(self, code: int) -> None:
-        self._core.apply(code)
+        core = self._core
+        # What a hand's last card replaces (a new deal puts fresh lists in place): kept to
+        # tell what the action closed (``closed``).
+        hand, dealer, plays, winners = core.hand_no, core.dealer, core.plays, core.winners
+        turnup, trump, robbed, won = core.turnup, core.trump, core.robbed_seat, core.hand_tricks
+        done = len(winners)
+        core.apply(code)
+        self._closed = None
+        if len(winners) == done:
+            return  # no trick finished (a card to an open trick, a rob, a discard)
+        n = core.n
+        leader = (dealer + 1) % n if done == 0 else winners[done - 1]
+        cards = [card_str(c) for c in plays[done * n : (done + 1) * n]]
+        closed: dict[str, Any] = {
+            "trick": {"leader": leader, "cards": cards, "winner": winners[done]}
+        }
+        if core.hand_no != hand or core.to_play < 0:
+            tricks, lead = [], (dealer + 1) % n
+            for k, w in enumerate(winners):
+                tricks.append(
+                    {
+                        "leader": lead,
+                        "cards": [card_str(c) for c in plays[k * n : (k + 1) * n]],
+                        "winner": w,
+                    }
+                )
+                lead = w
+            closed["hand"] = {
+                "hand": hand,
+                "dealer": dealer,
+                "turnup": card_str(turnup),
+                "trump": SUITS[trump] if trump >= 0 else None,
+                "robbed": None if robbed < 0 else robbed,
+                "tricks": tricks,
+                "won": list(won),
+                "scores": list(core.scores),
+            }
+        self._closed = closed
 
     def _undo(self) -> None:
         self._core.undo()
+        self._closed = None
+
+    def closed(self) -> dict[str, Any] | None:
+        """docs/api.md#what-an-action-closed: the trick the latest action finished (its
+        leader, cards and winner), and the hand when it was the hand's last trick or the
+        game ended on it: its number, dealer, turn-up and trumps, who robbed (the seat; the
+        card put down stays secret), its tricks, the tricks each side won and the scores
+        after it (the F17 bonus included)."""
+        return self._closed
 
     def clone(self) -> TwentyFive:
         g = TwentyFive(self._core.copy(), dict(self._rules), self.teams)
         g.history = list(self.history)
         g._forced = self._forced
+        g._closed = self._closed
         return g
 
     # -- positions ----------------------------------------------------------------------
