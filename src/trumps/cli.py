@@ -26,7 +26,7 @@ import contextlib
 import errno
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import click
 
@@ -324,6 +324,14 @@ cli.add_command(solve)
     "(default: each level's own budget: hard 0.2 s, expert 1 s).",
 )
 @click.option(
+    "--bot-pace",
+    default="normal",
+    show_default=True,
+    type=click.Choice(["normal", "fast", "instant"]),
+    help="How fast bots move at tables where a person plays, unless the table's creator "
+    "chose (bot-only tables never wait).",
+)
+@click.option(
     "--seed",
     type=click.IntRange(0),
     default=None,
@@ -410,6 +418,7 @@ def serve(
     db: str | None,
     secret_file: Path | None,
     bot_time: float | None,
+    bot_pace: str,
     seed: int | None,
     bot_workers: int | None,
     rate: int,
@@ -424,6 +433,7 @@ def serve(
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
     with needs_extra("server", "trumps serve"):
+        from trumps.server.protocol import BotPace
         from trumps.server.run import serve as run_server
         from trumps.server.run import service_problem
         from trumps.web import STATIC
@@ -458,6 +468,7 @@ def serve(
             db=db,
             secret_file=secret_file,
             bot_time=bot_time,
+            bot_pace=cast(BotPace, bot_pace),
             static=STATIC,
             catalogs=catalog_json,
             catalogs_ref=f"{catalog_json.__module__}:{catalog_json.__name__}",

@@ -83,9 +83,11 @@ class ServerProc:
         bot_time: float = 0.02,
         rate: tuple[int, int] = (10_000, 1_000_000),
         bot_workers: int = 0,
+        bot_pace: str = "instant",  # tests of pacing ask for "normal"; the rest need no wait
         extra: tuple[str, ...] = (),
     ) -> None:
         self.db, self.workdir, self.seed, self.bot_time = db, workdir, seed, bot_time
+        self.bot_pace = bot_pace
         self.rate, self.bot_workers, self.extra = rate, bot_workers, extra
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -106,7 +108,7 @@ class ServerProc:
             "--secret-file", str(self.workdir / "secret.key"),
             "--bot-time", str(self.bot_time), "--log-level", "warning",
             "--rate", str(self.rate[0]), "--rate-minute", str(self.rate[1]),
-            "--bot-workers", str(self.bot_workers),
+            "--bot-workers", str(self.bot_workers), "--bot-pace", self.bot_pace,
             "--sockets-per-address", "1000",  # every test client is one address
         ]  # fmt: skip
         if self.seed is not None:

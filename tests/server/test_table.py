@@ -60,6 +60,12 @@ class Watched(asyncio.Queue[ServerMessage]):
     def check(self, table: Table, item: ServerMessage) -> None:
         data = msgspec.to_builtins(item)
         data.pop("action", None)  # the card just played: public (a redeal may follow)
+        # What the move closed: the cards of finished tricks, public too (the next deal may
+        # hold them again); it is the game's own account, the robbed card never in it.
+        closed = data.pop("closed", None)
+        if closed is not None:
+            assert closed == table.game.closed()
+            assert (closed.get("hand") or {}).get("robbed") in (None, *range(len(table.seats)))
         hands = table.game.to_json()["hands"]
         view = data.get("view")
         if view is not None:

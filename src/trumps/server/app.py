@@ -52,7 +52,14 @@ from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, P
 from trumps.server.catalog import catalog_endpoint
 from trumps.server.httpsafety import Refused, SecurityHeaders, json_body
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text, encode, json_schema
+from trumps.server.protocol import (
+    MAX_NAME_CHARS,
+    PROTOCOL_VERSION,
+    BotPace,
+    clean_text,
+    encode,
+    json_schema,
+)
 from trumps.server.ratelimit import Buckets, RateLimit
 from trumps.server.sockets import SocketGate, socket_budget
 from trumps.store import LoginTaken, SqlStore, Store, UnknownGame
@@ -91,6 +98,7 @@ class ServerSettings:
     per_minute: int = 600
     login_per_minute: int = 10
     bot_workers: int = 0
+    bot_pace: BotPace = "normal"  # tables whose creator did not choose (docs/protocol.md#pacing)
     freeze_gc: bool = True
     # The page's translations: lang -> JSON bytes or None (trumps.web.i18n.catalog_json).
     catalogs: Callable[[str], bytes | None] | None = None
@@ -141,6 +149,7 @@ class _Server:
                 per_second=settings.per_second,
                 per_minute=settings.per_minute,
                 bot_workers=settings.bot_workers,
+                bot_pace=settings.bot_pace,
                 redis_url=settings.redis_url,
                 node_id=settings.node_id,
             ),
@@ -505,6 +514,7 @@ def settings_env(
             "per_minute": settings.per_minute,
             "login_per_minute": settings.login_per_minute,
             "bot_workers": settings.bot_workers,
+            "bot_pace": settings.bot_pace,
             "freeze_gc": settings.freeze_gc,
             "static": None if settings.static is None else str(settings.static),
             "redis_url": settings.redis_url,

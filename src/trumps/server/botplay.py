@@ -5,13 +5,20 @@ When a bot (or a takeover bot) is to move, its ``decide`` runs off the event loo
 command, handled in order like any other; a choice made for an event the table has moved
 past is dropped and the bot asked again.  A hint is the strongest bot's choice from the
 asking seat's own view, sent to that connection only.
+
+Pacing (docs/protocol.md#pacing): where a person plays, a bot's move is sent no sooner than
+a natural delay after the latest move (its thinking time included), and after a longer hold
+when that move closed a trick or a hand (``game.closed()``), so that everyone at the table,
+spectators too, can follow each card; a bot-only table never waits.  The wait is a timer of
+the table's ``TimeSource``, so tests run it on ``ManualTime``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+import random
+from typing import Any, Final, NamedTuple
 
 from trumps.ai.base import Decision
 from trumps.server.bots import BotRequest
@@ -20,7 +27,7 @@ from trumps.server.protocol import Hint as HintMsg
 from trumps.server.protocol import HintWhy
 from trumps.server.seats import Seats
 
-__all__ = ["HINT_LEVEL", "BotPlay", "hint_message"]
+__all__ = ["HINT_LEVEL", "PACES", "BotPlay", "Pace", "hint_message"]
 
 log = logging.getLogger("trumps.server.table")
 
@@ -40,8 +47,42 @@ def hint_message(table_id: str, number: int, decision: Decision) -> HintMsg:
     )
 
 
+class Pace(NamedTuple):
+    """Seconds from the latest move to a bot's next one, where a person plays."""
+
+    least: float  # a move: a delay drawn between least …
+    most: float  # … and most
+    trick: float  # after a move that finished a trick
+    hand: float  # after a move that finished a hand
+
+
+PACES: Final[dict[str, Pace]] = {
+    "normal": Pace(0.7, 1.1, 1.4, 2.5),
+    "fast": Pace(0.3, 0.45, 0.7, 1.2),
+    "instant": Pace(0.0, 0.0, 0.0, 0.0),
+}
+
+
 class BotPlay(Seats):
     """Asking bots for moves and hints (the answers come back as commands)."""
+
+    _moved_at: float | None = None  # when the latest game event happened (None: not yet)
+    _pace_rng = random.Random()  # the natural delays' variation (not the bots' seeds)
+
+    def pace_delay(self) -> float:
+        """Seconds the next bot move waits after the latest move: 0 at a table of bots
+        only, else the table's pace (a longer hold when that move closed a trick or hand)."""
+        if all(seat.level is not None for seat in self.seats):
+            return 0.0
+        pace = PACES[self.config.bot_pace]
+        closed = self.game.closed()  # what the latest move closed, as the game tells
+        if closed is not None:
+            return pace.hand if "hand" in closed else pace.trick
+        return self._pace_rng.uniform(pace.least, pace.most)
+
+    def _moved(self) -> None:
+        """A game event happened now: the next bot move is paced from here."""
+        self._moved_at = self.time.now()
 
     def _hint(self, c: HintCmd) -> None:
         seat = self._seat_of(c.conn)
@@ -85,9 +126,13 @@ class BotPlay(Seats):
         ):
             return
         view, legal = self.game.view(seat), self.game.legal_actions()
-        self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number))
+        since = self.time.now() if self._moved_at is None else self._moved_at
+        due = since + self.pace_delay()
+        self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number, due))
 
-    async def _think(self, seat: int, view: dict[str, Any], legal: list[str], number: int) -> None:
+    async def _think(
+        self, seat: int, view: dict[str, Any], legal: list[str], number: int, due: float
+    ) -> None:
         level = self.seats[seat].level or self.config.takeover
         seed = self._rng.getrandbits(64)
         try:
@@ -102,4 +147,8 @@ class BotPlay(Seats):
                 "table %s: bot for seat %d failed; playing a legal move", self.table_id, seat
             )
             action = legal[0]
-        self.submit(BotMove(seat, action, number))
+        wait = due - self.time.now()
+        if wait > 0:  # paced: the move is sent when due (see the module docstring)
+            self._set_timer("bot", wait, BotMove(seat, action, number))
+        else:
+            self.submit(BotMove(seat, action, number))

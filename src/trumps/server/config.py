@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from trumps.server.protocol import OnTimeout, TimeControl
+from trumps.server.protocol import BotPace, OnTimeout, TimeControl
 
 __all__ = ["TableConfig"]
 
@@ -19,6 +19,10 @@ class TableConfig:
     grace: float = 30.0
     takeover: str = "medium"
     private: bool = False
+    # Where a person plays, bots' moves are paced (docs/protocol.md#pacing).  A table made
+    # in code moves at once unless told; the server gives each table its creator's choice
+    # or its own default (``--bot-pace``, normal).
+    bot_pace: BotPace = "instant"
 
     def to_json(self) -> dict[str, Any]:
         tc = self.time_control
@@ -28,6 +32,7 @@ class TableConfig:
             "grace": self.grace,
             "takeover": self.takeover,
             "private": self.private,
+            "bot_pace": self.bot_pace,
         }
 
     @classmethod
@@ -39,4 +44,5 @@ class TableConfig:
             grace=float(data.get("grace", 30.0)),
             takeover=data.get("takeover", "medium"),
             private=bool(data.get("private", False)),
+            bot_pace=data.get("bot_pace", "normal"),
         )

@@ -44,6 +44,7 @@ from trumps.server.connection import Connection
 from trumps.server.lobby import LiveTable, Lobby, QuickMatches
 from trumps.server.protocol import (
     PROTOCOL_VERSION,
+    BotPace,
     CancelQuickMatch,
     ClientMessage,
     CreateTable,
@@ -96,6 +97,9 @@ class HubOptions:
     commit_window: float = 0.002  # seconds a group commit waits for more tables' writes
     max_open_tables: int = 10  # unfinished tables one player may create or sit at
     bot_workers: int = 0  # processes bots think in (0: threads of this process)
+    # Tables whose creator did not choose (docs/protocol.md#pacing): `trumps serve` gives
+    # normal (ServerSettings); a hub made in code does not wait unless told.
+    bot_pace: BotPace = "instant"
     # Several processes form one service through Redis (with PostgreSQL as the store):
     redis_url: str | None = None  # None: this process is the whole service
     node_id: str | None = None  # this process's name in the service (default: made up)

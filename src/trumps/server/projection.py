@@ -169,6 +169,7 @@ class Projection(TableBase):
         self.events.append(_Entry(self.number, kind, seat, action, by_bot, ply))
         clocks, to_move = self.clocks(), self._to_move()
         seats = None if kind in GAME_KINDS else self.seat_infos()
+        closed = self.game.closed() if ply is not None else None
         public: EventMsg | None = None  # spectators share one message
         for conn, viewer in self._subs.items():
             if viewer is None and public is not None:
@@ -188,6 +189,7 @@ class Projection(TableBase):
                 why_not=self._why_for(viewer, view, legal),
                 clocks=clocks,
                 seats=seats,
+                closed=closed,
             )
             if viewer is None:
                 public = msg

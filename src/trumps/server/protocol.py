@@ -93,6 +93,8 @@ EventKind: TypeAlias = Literal[
     "start", "action", "resign", "timeout", "join", "leave", "disconnect", "takeover", "return"
 ]
 OnTimeout: TypeAlias = Literal["move", "forfeit"]
+# How fast bots move where a person plays (docs/protocol.md#pacing).
+BotPace: TypeAlias = Literal["normal", "fast", "instant"]
 
 Id = Annotated[str, Meta(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[A-Za-z0-9_-]+$")]
 Token = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_CHARS)]
@@ -236,6 +238,7 @@ class CreateTable(_Msg, tag="create_table", kw_only=True):
     grace: Seconds = 30.0
     on_timeout: OnTimeout = "move"
     takeover: BotLevel = "medium"
+    bot_pace: BotPace | None = None  # None: the server's default (normal unless told)
 
 
 class JoinTable(_Msg, tag="join_table", kw_only=True):
@@ -419,6 +422,9 @@ class Event(_Msg, tag="event", kw_only=True):
     why_not: dict[str, WhyNot] = {}
     clocks: list[float | None] | None = None
     seats: list[SeatInfo] | None = None
+    # What the action closed, as the game tells (``game.closed()``): the trick it finished,
+    # and the hand when it was the hand's last trick.  Public: the same for every recipient.
+    closed: dict[str, Any] | None = None
 
 
 class ChatPosted(_Msg, tag="chat", kw_only=True):

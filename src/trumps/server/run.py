@@ -43,6 +43,7 @@ from trumps.server.app import (
     settings_env,
 )
 from trumps.server.auth import load_secret, make_private_dir
+from trumps.server.protocol import BotPace
 from trumps.store import SqlStore
 
 __all__ = [
@@ -298,6 +299,7 @@ def serve(
     allowed_origins: tuple[str, ...] = (),
     sockets_per_address: int = 32,
     hello_timeout: float = 5.0,
+    bot_pace: BotPace = "normal",
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -334,6 +336,7 @@ def serve(
         allowed_origins=allowed_origins,
         sockets_per_address=sockets_per_address,
         hello_timeout=hello_timeout,
+        bot_pace=bot_pace,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     shown = f"[{host}]" if ":" in host else host

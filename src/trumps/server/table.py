@@ -380,6 +380,7 @@ class Table(Persisted):
 
     def _after_action(self, kind: EventKind, seat: int, *, by_bot: bool) -> None:
         ply = len(self.game.history) - 1
+        self._moved()
         self._emit(kind, seat=seat, action=self.game.history[-1], by_bot=by_bot, ply=ply)
         self._maybe_end()
 
@@ -447,6 +448,7 @@ class Table(Persisted):
         ):
             self.started = True
             self.started_at = _now_iso()
+            self._moved()
             self._emit("start")
             self._maybe_end()
 

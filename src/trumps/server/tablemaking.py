@@ -122,6 +122,7 @@ class TableRequests:
             grace=msg.grace,
             takeover=msg.takeover,
             private=msg.private,
+            bot_pace=msg.bot_pace or self.options.bot_pace,
         )
         rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
         table = self._open(conn, game, levels, config, rules_name)
