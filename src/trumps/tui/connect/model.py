@@ -155,6 +155,8 @@ class TableModel:
         if number != self.event + 1 or self.resyncing:
             return False
         self.event = number
+        # A pick-up's size, as the view before it said (K12); the next hand after a hand's end.
+        took = self.view.get("take_count") if m.get("action") == "take" else None
         self.view = dict(m.get("view") or {})
         self.legal = list(m.get("legal") or [])
         self.to_move = m.get("to_move")
@@ -173,7 +175,10 @@ class TableModel:
                     info["connected"] = False
                 elif kind == "takeover":
                     info["away"] = True
-        entry = {k: m.get(k) for k in ("number", "kind", "seat", "action", "by_bot")}
+        entry = {k: m.get(k) for k in ("number", "kind", "seat", "action", "by_bot", "closed")}
+        entry["took"] = took
+        if (m.get("closed") or {}).get("hand") and self.view.get("outcome") is None:
+            entry["next_hand"] = self.view.get("hand")
         self.add(FeedItem("event", entry))
         self.logged = number
         return True

@@ -252,7 +252,10 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
         return join(head, Text("The game starts.", style="bold"))
     if kind in ("action", "timeout"):
         line = join(head, f"{who}: ")
-        if action:
+        took = d.get("took")
+        if action == "take" and isinstance(took, int):
+            line.append(f"picks up {took} card{'' if took == 1 else 's'}")
+        elif action:
             line.append_text(choice_label(str(action)))
         else:
             line.append("forfeits")
@@ -262,7 +265,7 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
             isinstance(seat, int) and seat < len(t.seats) and t.seats[seat].get("bot")
         ):
             line.append(" (a bot played)", style="dim")
-        return line
+        return _closed_lines(t, line, d)
     words = {
         "resign": "resigns.",
         "join": "sits down.",
@@ -272,6 +275,20 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
         "return": "reconnected.",
     }
     return join(head, Text(f"{who} {words.get(str(kind), str(kind))}", style="dim"))
+
+
+def _closed_lines(t: TableModel, line: Text, d: Msg) -> Text:
+    """After an action's line: who won the trick it finished, the hand it ended and the next
+    one dealt (the event's ``closed``, as the game tells: docs/protocol.md#event)."""
+    closed = d.get("closed") or {}
+    trick, hand = closed.get("trick"), closed.get("hand")
+    if isinstance(trick, dict) and isinstance(trick.get("winner"), int):
+        line.append(f"\n     {t.name_of(trick['winner'])} wins the trick.", style="bold")
+    if isinstance(hand, dict):
+        line.append(f"\n     Hand {hand.get('hand')} is over.", style="bold")
+        if d.get("next_hand"):
+            line.append(f" Hand {d['next_hand']} is dealt.", style="bold")
+    return line
 
 
 # ---------------------------------------------------------------- replays

@@ -3,11 +3,14 @@
 // the Twenty-Five turn-up, trick and scores). Views and positions are the dicts of docs/views.md and docs/positions.md.
 //
 // A model is {game, view, name(s) → text, info(s) → seat info or null, me (seat at the
-// bottom or null), toMove, clock(s) → seconds or null, reveal (show every hand), fresh}.
+// bottom or null), toMove, clock(s) → seconds or null, reveal (show every hand), fresh,
+// held (the trick the latest move finished, from the event's `closed`: shown, with its
+// winner, until the next card, also when the view already shows the next deal)}.
 
 import { bdi, el, fill } from "./dom.js";
 import { cardBack, cardFace, cardText, suitSymbol } from "./cards.js";
 import { lang, levelName, listed, num, plural, reasonName, t } from "./i18n.js";
+import { trickNode as finishedTrick } from "./trickview.js";
 
 export const seatCount = (v) => (Array.isArray(v.hands) ? v.hands.length : 0);
 const handSize = (hand) => (Array.isArray(hand) ? hand.length : hand?.count ?? 0);
@@ -147,11 +150,9 @@ function twentyfiveCentre(m) {
       const s = (v.leader + i) % n;
       return { code, caption: bdi(m.name(s)), fresh: i >= trick.length - fresh, from: s === m.me ? 160 : -160 };
     }), "trick");
-  } else if (last) {
-    // Between tricks: the last one stays in view, dimmed, with its winner.
-    trickNode = el("div", { class: "last-trick" },
-      spread(last.cards.map((code, i) => ({ code, caption: bdi(m.name((last.leader + i) % n)) })), "trick done"),
-      el("p", { class: "note" }, fill(t("{name} won the trick."), { name: bdi(m.name(last.winner)) })));
+  } else if (m.held || last) {
+    // Between tricks: the last one stays in view with its winner, then is gathered.
+    trickNode = finishedTrick(m.held ?? last, n, m.name, m.me, { held: !!m.held });
   } else {
     trickNode = el("div", { class: "pile-empty" }, t("No cards played yet."));
   }

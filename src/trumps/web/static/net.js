@@ -113,6 +113,7 @@ export function newTable(id) {
     hint: null, rematch: null,
     offline: false, // no connection to the server: nothing can be played (app.js)
     replaced: false, // another tab plays this seat now (a `replaced` message)
+    closed: null, hands: [], // what the latest move closed, and the hands finished (trickview.js)
   };
 }
 
@@ -127,7 +128,7 @@ export function applySnapshot(tb, m) {
     game: m.game, rules: m.rules ?? {}, seats: m.seats ?? [], seat: m.seat ?? null, event: m.event,
     view: m.view ?? {}, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, private: !!m.private,
     time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null,
-    sent: false, resyncing: false, replaced: false,
+    sent: false, resyncing: false, replaced: false, closed: null,
   });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.log)) tb.log = m.log.slice(-LOG_MAX);
@@ -137,11 +138,15 @@ export function applySnapshot(tb, m) {
 export function applyEvent(tb, m) {
   if (m.number <= tb.event) return "old";
   if (m.number !== tb.event + 1 || tb.resyncing) return "gap";
+  const took = m.action === "take" ? tb.view.take_count ?? null : null; // K12: as the view before said
+  if (m.kind === "action" || m.kind === "timeout") tb.closed = m.closed ?? null;
+  if (m.closed?.hand) tb.hands = [...tb.hands, m.closed.hand];
   Object.assign(tb, { event: m.number, view: m.view ?? tb.view, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, sent: false });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.seats)) tb.seats = m.seats;
   if (m.kind !== "join" && m.kind !== "leave" && m.kind !== "disconnect" && m.kind !== "return" && m.kind !== "takeover") tb.hint = null;
-  tb.log.push({ number: m.number, kind: m.kind, seat: m.seat ?? null, action: m.action ?? null, by_bot: !!m.by_bot });
+  tb.log.push({ number: m.number, kind: m.kind, seat: m.seat ?? null, action: m.action ?? null, by_bot: !!m.by_bot,
+    closed: m.closed ?? null, took, next_hand: m.closed?.hand && !m.view?.outcome ? m.view?.hand ?? null : null });
   if (tb.log.length > LOG_MAX) tb.log.splice(0, tb.log.length - LOG_MAX);
   return "applied";
 }

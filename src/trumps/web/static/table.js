@@ -12,6 +12,7 @@ import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcome
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
+import { animControl, handSummary, logExtras, previousTrick, tookLine, trickNode } from "./trickview.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -53,6 +54,8 @@ export function mountTable(root, context) {
     hintOut: el("div", { class: "hint-out", "aria-live": "polite" }),
     result: el("div", { class: "result", testid: "result", role: "status", hidden: true }),
     resign: el("button", { type: "button", class: "ghost", testid: "resign", onclick: resign }, t("Resign")),
+    lastTrick: el("button", { type: "button", class: "ghost", testid: "last-trick", "aria-expanded": "false", onclick: toggleLastTrick }, t("Last trick")),
+    lastTrickOut: el("div", { class: "last-trick-out", testid: "last-trick-view", hidden: true }),
     leave: el("button", { type: "button", class: "ghost", testid: "leave", onclick: () => ctx.leave(ctx.current()) }),
     log: el("ol", { class: "log", testid: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Game log") }),
     chat: el("ul", { class: "log chat", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Chat") }),
@@ -75,7 +78,9 @@ export function mountTable(root, context) {
     parts.inviteBox,
     el("div", { class: "felt" }, parts.opponents, parts.centre, parts.me),
     parts.result,
-    el("div", { class: "t-tools" }, parts.hint, parts.resign, parts.leave),
+    el("div", { class: "t-tools" }, parts.hint, parts.lastTrick, parts.resign, parts.leave,
+      animControl(() => { const tb = ctx.current(); if (tb) renderTable(tb); })),
+    parts.lastTrickOut,
     parts.hintOut,
     el("div", { class: "t-side" },
       el("details", { class: "box", open: true }, el("summary", {}, t("Game log")), parts.log),
@@ -115,6 +120,7 @@ export function renderTable(tb) {
   put(parts.opponents, ...othersInOrder(n, tb.seat).map((s) => seatBox(model, s)));
   parts.opponents.dataset.count = String(Math.max(1, n - (tb.seat === null ? 0 : 1)));
   put(parts.centre, centreNode(model));
+  renderClosed(tb);
 
   parts.me.hidden = tb.seat === null;
   if (tb.seat !== null) renderMe(tb, model);
@@ -156,8 +162,36 @@ function liveModel(tb) {
   return {
     game: tb.game, view: v, name: (s) => seatLabel(tb, s), info: (s) => tb.seats[s] ?? null,
     me: tb.seat, toMove: tb.outcome ? null : tb.to_move, clock: (s) => clockLeft(tb, s), reveal: false,
-    fresh, from,
+    fresh, from, held: (v.trick ?? []).length ? null : tb.closed?.trick ?? null,
   };
+}
+
+/** After a hand: its summary (until closed, or the next hand's first trick is done; at the
+ *  end of the game it stays); the "last trick" button while a new trick is on the table. */
+function renderClosed(tb) {
+  const hand = tb.hands.at(-1);
+  const current = hand && (tb.outcome || (tb.view.hand === hand.hand + 1 && !(tb.view.tricks ?? []).length));
+  if (current && tb.summaryClosed !== hand) {
+    parts.centre.append(handSummary(tb, hand, (s) => seatLabel(tb, s), tb.outcome ? null : () => {
+      tb.summaryClosed = hand;
+      renderTable(tb);
+    }));
+  }
+  const previous = tb.game === "twentyfive" ? previousTrick(tb) : null;
+  parts.lastTrick.hidden = !previous;
+  if (!previous) tb.lastTrickOpen = false;
+  parts.lastTrick.setAttribute("aria-expanded", String(!!tb.lastTrickOpen));
+  parts.lastTrickOut.hidden = !tb.lastTrickOpen;
+  if (tb.lastTrickOpen) {
+    put(parts.lastTrickOut, trickNode(previous, tb.view.hands?.length ?? 0, (s) => seatLabel(tb, s), tb.seat));
+  }
+}
+
+function toggleLastTrick() {
+  const tb = ctx.current();
+  if (!tb) return;
+  tb.lastTrickOpen = !tb.lastTrickOpen;
+  renderTable(tb);
 }
 
 function turnNodes(tb) {
@@ -356,12 +390,15 @@ function logLine(tb, e) {
   switch (e.kind) {
     case "start": return [t("The game started.")];
     case "action": {
-      const line = actionNodes(name, e.action);
+      const line = tookLine(e, name) ?? actionNodes(name, e.action);
       if (e.by_bot && !tb.seats[e.seat]?.bot) line.push(" ", el("em", {}, t("(played by a bot)")));
       return line;
     }
     case "resign": return fill(t("{name} resigned."), { name: who });
-    case "timeout": return fill(t("{name} ran out of time."), { name: who });
+    case "timeout":
+      if (!e.action) return fill(t("{name} ran out of time."), { name: who });
+      // The default move made for the seat, as the event says (docs/protocol.md#event).
+      return [...fill(t("{name} ran out of time; a move was made for them:"), { name: who }), " ", ...actionNodes(name, e.action)];
     case "join": return fill(t("{name} sat down."), { name: who });
     case "leave": return fill(t("{name} left the table."), { name: who });
     case "disconnect": return fill(t("{name} lost the connection."), { name: who });
@@ -399,8 +436,16 @@ function appendNew(list, tb, items, make) {
   list.scrollTop = list.scrollHeight;
 }
 
-const renderLog = (tb) => appendNew(parts.log, tb, tb.log,
-  (e) => el("li", { class: e.by_bot ? "by-bot" : null }, logLine(tb, e)));
+/** An event's log line, and the lines it adds: who won the trick, a hand over and the
+ *  next dealt, a pick-up's size. */
+function logItems(tb, e) {
+  const items = document.createDocumentFragment();
+  items.append(el("li", { class: e.by_bot ? "by-bot" : null }, logLine(tb, e)));
+  for (const line of logExtras(e, (s) => seatLabel(tb, s))) items.append(el("li", { class: "closed" }, line));
+  return items;
+}
+
+const renderLog = (tb) => appendNew(parts.log, tb, tb.log, (e) => logItems(tb, e));
 
 const renderChat = (tb) => appendNew(parts.chat, tb, tb.chat, (c) => el("li", {},
   el("strong", {}, bdi(c.name)), c.seat === null || c.seat === undefined ? [" (", t("watching"), ")"] : "", ": ", bdi(c.text)));

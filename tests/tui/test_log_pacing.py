@@ -1,0 +1,65 @@
+"""``trumps connect``'s log tells what each move closed (issue 11 part 1): who won each
+trick, when a hand ends and the next is dealt, and how many cards a Svoi Kozyri pick-up
+took.  Events are made as the server makes them, from a real game (``game.closed()`` and
+the views), and fed to the client's model; the log is read as the screen shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trumps import Game, new_game
+from trumps.tui.connect.model import TableModel
+from trumps.tui.connect.text import feed_text
+
+NAMES = ["Olena", "Taras", "Iryna", "Bohdan"]
+
+
+def model_of(game: Game) -> TableModel:
+    return TableModel(
+        "t-1",
+        game=game.game_id,
+        rules=dict(game.rules),
+        seats=[{"name": n, "connected": True} for n in NAMES[: game.players]],
+        seat=None,
+        view=game.view(None),
+        to_move=game.current_player,
+    )
+
+
+def play(game: Game, model: TableModel, action: str) -> str:
+    """Play ``action`` and give the client the event a spectator would get; its log line."""
+    seat = game.current_player
+    game.play(action)
+    event: dict[str, Any] = {
+        "type": "event", "table_id": "t-1", "number": model.event + 1, "kind": "action",
+        "seat": seat, "action": action, "by_bot": False, "view": game.view(None),
+        "legal": [], "to_move": game.current_player, "closed": game.closed(),
+    }  # fmt: skip
+    assert model.apply_event(event)
+    return feed_text(model, model.feed[-1]).plain
+
+
+def test_the_log_names_trick_winners_and_the_hands() -> None:
+    game = new_game("twentyfive", players=4, seed=3, rules={"rob": "off"})
+    model = model_of(game)
+    lines: list[str] = []
+    while game.view(None)["hand"] == 1:
+        lines.append(play(game, model, game.legal_actions()[0]))
+    wins = [line for line in lines if "wins the trick." in line]
+    assert len(wins) == 5 and all(len(line.splitlines()) >= 2 for line in wins)
+    last = game.closed()
+    assert last is not None and "hand" in last
+    winner = NAMES[last["trick"]["winner"]]
+    assert f"{winner} wins the trick." in lines[-1]
+    assert "Hand 1 is over. Hand 2 is dealt." in lines[-1]
+    assert sum("Hand 1 is over" in line for line in lines) == 1
+
+
+def test_the_log_says_how_many_cards_a_pick_up_took() -> None:
+    game = new_game("kozyri", players=2, seed=1040)
+    model = model_of(game)
+    while "take" not in game.legal_actions() or not game.view(None).get("take_count"):
+        play(game, model, game.legal_actions()[0])
+    count = game.view(None)["take_count"]
+    line = play(game, model, "take")
+    assert f"picks up {count} card" in line, line

@@ -1,0 +1,148 @@
+"""Pacing in the page (issue 11 part 1): a person can follow a Twenty-Five hand against
+three bots.  The server paces the bots (``--bot-pace normal``); the page holds each finished
+trick with its winner named, draws the last trick of the hand (the view already shows the
+next deal), then sums the hand up; the log tells who won each trick and when a hand ends.
+
+What a person sees over time is sampled in the page on every animation frame with its
+timestamp, so a trick drawn for only a few frames fails.  Screenshots of the trick hold and
+the hand summary go to ``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from playwright.async_api import Browser, Page, expect
+
+from server.e2e import ServerProc
+from web.test_browser import open_page, run, set_name
+
+DOCS_SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
+WAIT = 20_000
+HOLD_MS = 1000  # a finished trick a bot won stays at least this long
+
+# Every animation frame: the finished trick shown (its cards and winner) and the open one.
+SAMPLER = """() => {
+  window.__samples = [];
+  const codes = (node) => [...node.querySelectorAll("[data-card]")].map((c) => c.dataset.card).join(" ");
+  const tick = () => {
+    const area = document.querySelector("[data-testid='table'] .trick-area");
+    const held = area?.querySelector(".last-trick");
+    const open = area?.querySelector(".spread.trick:not(.done)");
+    window.__samples.push({
+      t: performance.now(),
+      held: held ? codes(held) : null,
+      winner: held ? held.querySelector("[data-testid='trick-winner']")?.textContent ?? "" : null,
+      open: open ? codes(open) : "",
+    });
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+@pytest.fixture
+def paced(tmp_path: Path) -> Iterator[ServerProc]:
+    proc = ServerProc(
+        f"sqlite+aiosqlite:///{tmp_path / 'pace.db'}", tmp_path, seed=2026, bot_pace="normal"
+    )
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def shoot(page: Page, selector: str, name: str) -> None:
+    """A small PNG of part of the page for the docs (a palette of 96 colours)."""
+    path = DOCS_SHOTS / name
+    await page.locator(selector).screenshot(path=str(path))
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=96)
+    small.save(path, optimize=True)
+
+
+def shown_for(samples: list[dict[str, Any]]) -> list[tuple[str, str, float, bool]]:
+    """Each finished trick drawn: its cards, the winner line, how long (ms) it stayed, and
+    whether it was still drawn at the last sample."""
+    out: list[tuple[str, str, float, bool]] = []
+    start: dict[str, Any] | None = None
+    for prev, cur in zip([None, *samples], samples, strict=False):
+        if cur["held"] != (prev or {}).get("held"):
+            if start is not None and prev is not None:
+                out.append((start["held"], start["winner"], prev["t"] - start["t"], False))
+            start = cur if cur["held"] else None
+    if start is not None:
+        out.append((start["held"], start["winner"], samples[-1]["t"] - start["t"], True))
+    return out
+
+
+def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc) -> None:
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, paced.http + "/")
+        await set_name(page, "Aoife")
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("4")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        await expect(page.get_by_test_id("table")).to_be_visible()
+        await page.evaluate(SAMPLER)
+        summary, turn = page.get_by_test_id("hand-summary"), page.get_by_test_id("turn")
+        legal = page.locator("[data-testid='hand'] [data-legal='true']")
+        shot = False
+        while True:
+            await page.wait_for_function(
+                "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+                " || document.querySelector(\"[data-testid='hand-summary']\")"
+            )
+            if await summary.count():
+                break
+            if await turn.get_attribute("data-mine") != "true":
+                continue
+            held = page.locator("[data-testid='trick-held']")
+            if not shot and await held.count():
+                await shoot(page, ".felt", "twentyfive-trick-hold.png")
+                shot = True
+            before = await page.get_by_test_id("table").get_attribute("data-event")
+            await legal.first.click()
+            await expect(page.get_by_test_id("table")).not_to_have_attribute(
+                "data-event", before or ""
+            )
+        await expect(summary).to_be_visible()
+        # The summary: the hand, each player's tricks (five in all), the last trick drawn.
+        await expect(summary).to_contain_text("Hand 1 is over")
+        tricks = summary.locator("tbody tr td:nth-child(2)")
+        assert await tricks.count() == 4
+        assert sum(int(x) for x in await tricks.all_inner_texts()) == 5
+        last = summary.get_by_test_id("trick-view").locator("[data-card]")
+        await expect(last).to_have_count(4)
+        last_cards = " ".join([await c.get_attribute("data-card") or "" for c in await last.all()])
+        await shoot(page, ".centre-wrap", "twentyfive-hand-summary.png")
+        samples: list[dict[str, Any]] = await page.evaluate("window.__samples")
+        drawn = shown_for(samples)
+        # The hand's last trick is drawn on the table (as the next deal is already in view).
+        assert drawn[-1][0] == last_cards, (drawn[-1], last_cards)
+        finished = [d for d in drawn if not d[3]]
+        by_bots = [d for d in finished if "Aoife" not in d[1]]
+        assert by_bots, drawn
+        for cards, winner, ms, _ in by_bots:
+            assert "won the trick" in winner
+            assert ms >= HOLD_MS, (cards, winner, ms)
+        # Each card arrives on its own: the open trick never grows by two cards at once.
+        for prev, cur in itertools.pairwise(samples):
+            a, b = prev["open"].split(), cur["open"].split()
+            if b[: len(a)] == a:
+                assert len(b) - len(a) <= 1, (prev, cur)
+        log = await page.get_by_test_id("log").inner_text()
+        assert log.count("won the trick.") >= 5, log
+        assert "Hand 1 is over." in log and "Hand 2 is dealt." in log, log
+        # The summary closes; the next hand is played on.
+        await summary.get_by_test_id("summary-close").click()
+        await expect(summary).to_have_count(0)
+        await ctx.close()
+
+    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
