@@ -92,7 +92,7 @@ def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc) -> None:
         await page.evaluate(SAMPLER)
         summary, turn = page.get_by_test_id("hand-summary"), page.get_by_test_id("turn")
         legal = page.locator("[data-testid='hand'] [data-legal='true']")
-        shot = False
+        shot = looked = False
         while True:
             await page.wait_for_function(
                 "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
@@ -103,6 +103,16 @@ def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc) -> None:
             if await turn.get_attribute("data-mine") != "true":
                 continue
             held = page.locator("[data-testid='trick-held']")
+            button = page.get_by_test_id("last-trick")
+            if not looked and await button.is_visible():
+                # A new trick is on the table: the one before is a click away.
+                await button.click()
+                view = page.get_by_test_id("last-trick-view")
+                await expect(view.locator("[data-card]")).to_have_count(4)
+                await expect(view.get_by_test_id("trick-winner")).to_contain_text("won the trick")
+                await button.click()
+                await expect(view).to_be_hidden()
+                looked = True
             if not shot and await held.count():
                 await shoot(page, ".felt", "twentyfive-trick-hold.png")
                 shot = True
@@ -139,6 +149,11 @@ def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc) -> None:
         log = await page.get_by_test_id("log").inner_text()
         assert log.count("won the trick.") >= 5, log
         assert "Hand 1 is over." in log and "Hand 2 is dealt." in log, log
+        assert looked
+        # The animation speed is a page setting, kept for the next visit.
+        await page.get_by_test_id("anim-speed").select_option("fast")
+        await expect(page.locator("html[data-anim='fast']")).to_have_count(1)
+        assert await page.evaluate("localStorage.getItem('trumps.anim')") == "fast"
         # The summary closes; the next hand is played on.
         await summary.get_by_test_id("summary-close").click()
         await expect(summary).to_have_count(0)
