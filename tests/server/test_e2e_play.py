@@ -108,6 +108,7 @@ def test_two_people_play_a_whole_game_with_a_spectator(
         steps = server.get(f"/api/games/{over['record_id']}/replay").json()
         assert len(steps["positions"]) == len(record["actions"]) + 1
         assert steps["positions"][-1] == replayed.to_json()
+        assert len(steps["closed"]) == len(steps["positions"]) and steps["closed"][0] is None
         for client in (olena, taras, watcher):
             await client.close()
 

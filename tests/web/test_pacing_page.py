@@ -10,6 +10,7 @@ the hand summary go to ``docs/screenshots/``.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -160,4 +161,77 @@ def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc) -> None:
         await ctx.close()
 
     DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
+
+
+REPLAY_SAMPLER = """() => {
+  window.__replay = [];
+  const tick = () => {
+    const box = document.querySelector("[data-testid='replay-move']");
+    window.__replay.push({
+      t: performance.now(),
+      move: box ? Number(box.dataset.move) : -1,
+      held: !!document.querySelector(".replay [data-testid='trick-held']"),
+    });
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+@pytest.fixture
+def instant(tmp_path: Path) -> Iterator[ServerProc]:
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}", tmp_path, seed=2026)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def test_a_replay_played_back_keeps_the_table_s_pace(instant: ServerProc) -> None:
+    """A finished game played back in the replay viewer moves at the live table's pace: about
+    a second a move, longer on a finished trick, which stays drawn with its winner."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, instant.http + "/")
+        await set_name(page, "Aoife")
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("4")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        table = page.get_by_test_id("table")
+        await expect(table).to_be_visible()
+        legal = page.locator("[data-testid='hand'] [data-legal='true']")
+        for _ in range(3):  # three cards of mine: the bots (instant here) play the rest
+            await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+            before = await table.get_attribute("data-event")
+            await legal.first.click()
+            await expect(table).not_to_have_attribute("data-event", before or "")
+        page.on("dialog", lambda d: asyncio.ensure_future(d.accept()))
+        await page.get_by_test_id("resign").click()
+        await expect(page.get_by_test_id("result")).to_be_visible()
+        await page.locator("button[data-show='history']").click()
+        await page.get_by_role("button", name="Replay", exact=True).first.click()
+        move = page.get_by_test_id("replay-move")
+        await expect(move).to_have_attribute("data-move", "0")
+        await page.evaluate(REPLAY_SAMPLER)
+        await page.get_by_test_id("replay-play").click()
+        await page.wait_for_function(
+            "() => Number(document.querySelector(\"[data-testid='replay-move']\").dataset.move) >= 9",
+            timeout=30_000,
+        )
+        await page.get_by_test_id("replay-play").click()  # pause
+        samples: list[dict[str, Any]] = await page.evaluate("window.__replay")
+        stays: list[tuple[int, bool, float]] = []  # move, a trick held, ms on screen
+        start = samples[0]
+        for cur in samples[1:]:
+            if cur["move"] != start["move"]:
+                assert cur["move"] == start["move"] + 1, (start, cur)  # one move at a time
+                stays.append((start["move"], start["held"], cur["t"] - start["t"]))
+                start = cur
+        assert len(stays) >= 8, stays
+        for moved, held, ms in stays:
+            assert ms >= (1300 if held else 850), (moved, held, ms)
+        assert any(held for _, held, _ in stays), stays
+        await ctx.close()
+
     run(body)

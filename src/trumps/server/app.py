@@ -427,15 +427,18 @@ class _Server:
         if isinstance(record, Response):
             return record
 
-        def positions() -> list[dict[str, Any]]:
+        def positions() -> tuple[list[dict[str, Any]], list[dict[str, Any] | None]]:
             game = replay({**record, "actions": [], "outcome": None, "finished": None})
             out = [game.to_json()]
+            closed: list[dict[str, Any] | None] = [None]
             for action in record["actions"]:
                 play_recorded(game, action)
                 out.append(game.to_json())
-            return out
+                closed.append(game.closed())  # what each move closed (docs/api.md)
+            return out, closed
 
-        return JSONResponse({"record": record, "positions": await asyncio.to_thread(positions)})
+        steps, closed = await asyncio.to_thread(positions)
+        return JSONResponse({"record": record, "positions": steps, "closed": closed})
 
     async def i18n(self, request: Request) -> Response:
         lang = request.path_params["lang"]

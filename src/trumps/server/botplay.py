@@ -18,11 +18,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any, Final, NamedTuple
+from typing import Any
 
 from trumps.ai.base import Decision
 from trumps.server.bots import BotRequest
 from trumps.server.commands import BotMove, HintCmd, Outbox
+from trumps.server.config import PACES, Pace
 from trumps.server.protocol import Hint as HintMsg
 from trumps.server.protocol import HintWhy
 from trumps.server.seats import Seats
@@ -45,22 +46,6 @@ def hint_message(table_id: str, number: int, decision: Decision) -> HintMsg:
         reasoning=decision.reasoning,
         values=decision.values,
     )
-
-
-class Pace(NamedTuple):
-    """Seconds from the latest move to a bot's next one, where a person plays."""
-
-    least: float  # a move: a delay drawn between least …
-    most: float  # … and most
-    trick: float  # after a move that finished a trick
-    hand: float  # after a move that finished a hand
-
-
-PACES: Final[dict[str, Pace]] = {
-    "normal": Pace(0.7, 1.1, 1.4, 2.5),
-    "fast": Pace(0.3, 0.45, 0.7, 1.2),
-    "instant": Pace(0.0, 0.0, 0.0, 0.0),
-}
 
 
 class BotPlay(Seats):

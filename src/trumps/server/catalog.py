@@ -10,7 +10,8 @@ Served as ``GET /api/catalog`` so that no client keeps its own copy of these lis
                              "aliases": ["seed"], "options": {}}, …],
                 "options": [{"name": "sixes_to_owner", "default": true, "doc": "…",
                              "choices": [], "minimum": null, "maximum": null}, …]}, …],
-     "levels": [{"level": "random", "name": "Random"}, …]}
+     "levels": [{"level": "random", "name": "Random"}, …],
+     "paces": {"normal": {"least": 0.7, "most": 1.1, "trick": 1.4, "hand": 2.5}, …}}
 
 Games, presets, options and levels keep their registry order.  The catalog is the same for
 the life of the process, so it is built once.
@@ -28,6 +29,7 @@ from starlette.responses import Response
 from trumps.ai import BOTS
 from trumps.games import GAMES, Game
 from trumps.games.base import Option, Preset
+from trumps.server.config import PACES
 
 __all__ = ["catalog", "catalog_endpoint", "catalog_json"]
 
@@ -71,6 +73,8 @@ def catalog() -> dict[str, Any]:
     return {
         "games": [_game(cls) for cls in GAMES.values()],
         "levels": [{"level": level, "name": bot.name} for level, bot in BOTS.items()],
+        # docs/protocol.md#pacing: a create_table `bot_pace`, and how a replay is played.
+        "paces": {name: pace._asdict() for name, pace in PACES.items()},
     }
 
 

@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, NamedTuple
 
 from trumps.server.protocol import BotPace, OnTimeout, TimeControl
 
-__all__ = ["TableConfig"]
+__all__ = ["PACES", "Pace", "TableConfig"]
+
+
+class Pace(NamedTuple):
+    """Seconds from the latest move to a bot's next one, where a person plays."""
+
+    least: float  # a move: a delay drawn between least …
+    most: float  # … and most
+    trick: float  # after a move that finished a trick
+    hand: float  # after a move that finished a hand
+
+
+PACES: Final[dict[str, Pace]] = {
+    "normal": Pace(0.7, 1.1, 1.4, 2.5),
+    "fast": Pace(0.3, 0.45, 0.7, 1.2),
+    "instant": Pace(0.0, 0.0, 0.0, 0.0),
+}
 
 
 @dataclass

@@ -1,15 +1,19 @@
 // Your finished games (GET /api/games?mine=1) and a replay stepping through every position
-// (GET /api/games/{id}/replay), drawn like the live table with every hand face up.
+// (GET /api/games/{id}/replay), drawn like the live table with every hand face up. Played
+// (the Play button), it moves at the server's bot pace (GET /api/catalog `paces`,
+// docs/protocol.md#pacing): a hold after each finished trick or hand, as the live table.
 
 import { bdi, el, put } from "./dom.js";
 import { gameName, listed, t } from "./i18n.js";
 import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./board.js";
+import { animSpeed } from "./trickview.js";
 
 const PAGE = 20;
 let ctx = null; // {api, status}
 let parts = null;
 let offset = 0;
-let replay = null; // {id, record, positions, i}
+let replay = null; // {id, record, positions, closed, i, playing}
+let playTimer = 0;
 
 export function mountHistory(root, context) {
   ctx = context;
@@ -79,7 +83,8 @@ function formatDate(value) {
 async function openReplay(id) {
   try {
     const data = await ctx.api(`/api/games/${encodeURIComponent(id)}/replay`);
-    replay = { id, record: data.record, positions: data.positions ?? [], i: 0 };
+    stopPlaying();
+    replay = { id, record: data.record, positions: data.positions ?? [], closed: data.closed ?? [], i: 0, playing: false };
     renderReplay();
     parts.replay.scrollIntoView({ block: "start" });
   } catch (err) {
@@ -87,8 +92,48 @@ async function openReplay(id) {
   }
 }
 
+/** Seconds the replay stays on position i when played: the live table's pace (fast when
+ *  the page's animations are fast or off), longer after a move that closed a trick or hand. */
+function holdAfter(i) {
+  const pace = ctx.catalog?.paces?.[animSpeed() === "normal" ? "normal" : "fast"];
+  if (!pace) return 1;
+  const closed = replay.closed[i];
+  if (closed?.hand) return pace.hand;
+  if (closed?.trick) return pace.trick;
+  return (pace.least + pace.most) / 2;
+}
+
+function stopPlaying() {
+  clearTimeout(playTimer);
+  if (replay) replay.playing = false;
+}
+
+function togglePlay() {
+  if (!replay) return;
+  if (replay.playing) {
+    stopPlaying();
+  } else {
+    replay.playing = true;
+    if (replay.i >= replay.positions.length - 1) replay.i = 0;
+    playOn();
+  }
+  renderReplay();
+}
+
+function playOn() {
+  clearTimeout(playTimer);
+  playTimer = setTimeout(() => {
+    if (!replay?.playing) return;
+    replay.i += 1;
+    if (replay.i >= replay.positions.length - 1) replay.playing = false;
+    else playOn();
+    renderReplay();
+  }, holdAfter(replay.i) * 1000);
+}
+
 function step(to) {
   if (!replay?.positions.length) return;
+  stopPlaying();
   replay.i = Math.max(0, Math.min(replay.positions.length - 1, to));
   renderReplay();
 }
@@ -108,15 +153,20 @@ function renderReplay() {
   // A resignation or timeout is no action: the record's outcome ends the last position.
   const outcome = pos?.outcome ?? (r.i === last ? r.record?.outcome : null);
   const btn = (label, to, disabled) => el("button", { type: "button", disabled, onclick: () => step(to) }, label);
+  // The trick this move finished stays drawn (a hand's last one too: the position already
+  // shows the next deal), as the game's `closed` says.
+  const held = (pos?.trick ?? []).length ? null : r.closed[r.i]?.trick ?? null;
   const model = pos && {
-    game: pos.game, view: pos, name, info: () => null, me: null, toMove: pos.to_move, clock: null, reveal: true,
+    game: pos.game, view: pos, name, info: () => null, me: null, toMove: pos.to_move, clock: null, reveal: true, held,
   };
   put(parts.replay,
     el("h2", {}, t("Replay: {game}", { game: gameName(r.record?.game ?? pos?.game) })),
     el("div", { class: "inline" },
       btn(t("First"), 0, r.i === 0), btn(t("Previous"), r.i - 1, r.i === 0),
       btn(t("Next"), r.i + 1, r.i >= last), btn(t("Last"), last, r.i >= last),
-      el("span", { "aria-live": "polite" }, t("Move {i} of {n}", { i: r.i, n: last }), where.length ? " · " : "", where)),
+      el("button", { type: "button", testid: "replay-play", "aria-pressed": String(!!r.playing), onclick: togglePlay },
+        r.playing ? t("Pause") : t("Play back")),
+      el("span", { "aria-live": "polite", testid: "replay-move", "data-move": r.i }, t("Move {i} of {n}", { i: r.i, n: last }), where.length ? " · " : "", where)),
     el("p", { class: "note" }, t("Arrow keys step through the game; Home and End jump.")),
     model ? el("div", { class: "felt replay-felt" },
       el("div", { class: "opponents all" }, Array.from({ length: seatCount(pos) }, (_, s) => seatBox(model, s))),
