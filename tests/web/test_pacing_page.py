@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc
 from web.test_browser import open_page, run, set_name
+from web.test_browser_rules import WS_URL, relay
 
 DOCS_SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 WAIT = 20_000
@@ -232,6 +234,57 @@ def test_a_replay_played_back_keeps_the_table_s_pace(instant: ServerProc) -> Non
         for moved, held, ms in stays:
             assert ms >= (1300 if held else 850), (moved, held, ms)
         assert any(held for _, held, _ in stays), stays
+        await ctx.close()
+
+    run(body)
+
+
+def test_the_log_names_the_move_made_on_a_timeout_and_a_pick_up_s_size(
+    instant: ServerProc,
+) -> None:
+    """Svoi Kozyri against a bot with a one-second clock (the page's request is turned into
+    one by the test's WebSocket relay): the log says which move was made for the player
+    whose time ran out, and how many cards a pick-up took."""
+
+    def one_second(msg: dict[str, Any]) -> dict[str, Any]:
+        if msg.get("type") != "play_computer":
+            return msg
+        return {
+            "type": "create_table", "game": "kozyri", "seats": ["human", "random"],
+            "time_control": {"base": 1},
+        }  # fmt: skip
+
+    async def setup(context: BrowserContext) -> None:
+        await context.route_web_socket(WS_URL, relay([], one_second))
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, instant.http + "/", setup=setup)
+        await set_name(page, "Aoife")
+        await page.get_by_test_id("pc-game").select_option("kozyri")
+        await page.get_by_test_id("play-computer").click()
+        log = page.get_by_test_id("log")
+        await expect(log).to_contain_text(
+            re.compile(r"Aoife ran out of time; a move was made for them: Aoife (chose|played)")
+        )
+        table, turn = page.get_by_test_id("table"), page.get_by_test_id("turn")
+        take = page.get_by_test_id("action-take")
+        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+        picked = re.compile(r"picked up \d+ cards?\.")
+        for _ in range(60):
+            if picked.search(await log.inner_text()):
+                break
+            await page.wait_for_function(
+                "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+                " || !document.querySelector(\"[data-testid='result']\")?.hidden"
+            )
+            if await page.get_by_test_id("result").is_visible():
+                break
+            if await turn.get_attribute("data-mine") != "true":
+                continue
+            before = await table.get_attribute("data-event")
+            await (take if await take.count() else legal.first).click()
+            await expect(table).not_to_have_attribute("data-event", before or "")
+        await expect(log).to_contain_text(picked)
         await ctx.close()
 
     run(body)
