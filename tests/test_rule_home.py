@@ -46,7 +46,7 @@ RULE_NAMES = (
 # Functions with such a name that read the answer from a view (path, name): reason.
 VIEW_READERS = {
     ("tui/board.py", "take_count"): "returns the view's take_count (the game's K12 answer)",
-    ("tui/play.py", "_trick_winner"): "reads the winner the view records for the trick",
+    ("tui/play.py", "_trick_winner"): "reads the winner game.closed() records for the trick",
 }
 _RULE_NAME = re.compile(
     r"^(?:\w+_)?(?:" + "|".join(RULE_NAMES) + r")(?:_\w+)?$",

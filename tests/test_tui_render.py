@@ -268,3 +268,20 @@ def test_action_labels_and_typed_actions_know_the_discard() -> None:
     assert action_label("trump h").plain == "trump ♥"
     with pytest.raises(InvalidAction, match="discard then a card"):
         typed_action("discard")
+
+
+def test_the_last_trick_of_a_hand_is_told_with_the_seat_that_won_it() -> None:
+    """``trumps play`` names who took every trick, the hand's last one too (the view after
+    it already shows the next deal: the game's ``closed()`` says), by seat even in teams."""
+    game = new_game("twentyfive", players=4, rules={"teams": 2, "rob": "off"}, seed=9)
+    out = io.StringIO()
+    session = Session(game, 0, "random", Console(file=out, width=200), lambda _p: None)
+    while game.view(0)["hand"] == 1 and (seat := game.current_player) is not None:
+        session.apply(seat, game.legal_actions()[0])
+    printed = out.getvalue()
+    closed = game.closed()
+    assert closed is not None and "hand" in closed
+    told = [line for line in printed.splitlines() if "the trick." in line]
+    assert len(told) == 5 and not any("Team" in line for line in told), told
+    assert told[-1].startswith(session.names[closed["trick"]["winner"]])
+    assert "Hand 1 is over" in printed or game.is_over

@@ -393,7 +393,7 @@ class Session:
             return out
         verb = ("lead" if you else "leads") if not before["trick"] else ("play" if you else "plays")
         out.append(Text(f"{who} {verb} ").append_text(card_text(code)).append("."))
-        winner = _trick_winner(before, after, self.names)
+        winner = _trick_winner(self.game.closed(), self.names)
         if winner:
             out.append(
                 Text(f"{winner} {'win' if winner == 'You' else 'wins'} the trick.", style="bold")
@@ -470,21 +470,11 @@ def _join(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _trick_winner(before: dict[str, Any], after: dict[str, Any], names: Sequence[str]) -> str:
-    """Who took the trick that the last card completed, from two views ('' if none)."""
-    if after.get("hand") == before.get("hand") and after.get("outcome") is None:
-        if len(after.get("tricks", [])) > len(before.get("tricks", [])):
-            return names[int(after["tricks"][-1]["winner"])]
-        return ""
-    # The hand (or the game) ended with this card: whoever's score went up took it.
-    old, new = before.get("scores", []), after.get("scores", [])
-    gained = [i for i in range(min(len(old), len(new))) if new[i] > old[i]]
-    if not gained:
-        return ""
-    teams = after.get("teams")
-    if teams:
-        return "Team " + "+".join(names[int(s)] for s in teams[gained[0]])
-    return names[gained[0]]
+def _trick_winner(closed: dict[str, Any] | None, names: Sequence[str]) -> str:
+    """Who took the trick that the last card completed, as the game says (``game.closed()``,
+    also for a hand's last trick, after which the view shows the next deal); '' if none."""
+    trick = (closed or {}).get("trick")
+    return names[int(trick["winner"])] if trick else ""
 
 
 __all__ = ["PlayOptions", "Session", "make_console", "next_save_path", "run"]
