@@ -174,8 +174,18 @@ def test_create_table_takes_a_pace_and_refuses_a_bad_one(tmp_path: Path) -> None
             chosen = await next_of(conn, TableState)
             await said(hub, conn, create)
             default = await next_of(conn, TableState)
+            computer = {"type": "play_computer", "game": "twentyfive", "players": 4}
+            await said(hub, conn, {**computer, "bot_pace": "normal"})
+            against = await next_of(conn, TableState)
+            await said(hub, conn, {**computer, "bot_pace": "never"})
+            error = await next_of(conn, Error)
+            assert error.code == "bad_field" and "bot_pace" in error.message
             paces = {t: hub.tables[t].table.config.bot_pace for t in hub.tables}
-            assert paces == {chosen.table_id: "instant", default.table_id: "fast"}
+            assert paces == {
+                chosen.table_id: "instant",
+                default.table_id: "fast",
+                against.table_id: "normal",
+            }
         finally:
             await hub.stop()
             await store.close()

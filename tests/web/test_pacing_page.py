@@ -288,3 +288,28 @@ def test_the_log_names_the_move_made_on_a_timeout_and_a_pick_up_s_size(
         await ctx.close()
 
     run(body)
+
+
+def test_the_animation_setting_asks_for_faster_bots_in_a_new_game(instant: ServerProc) -> None:
+    """A player who chose fast (or no) animations gets fast bots in the next game."""
+    sent: list[dict[str, Any]] = []
+
+    def keep(msg: dict[str, Any]) -> dict[str, Any]:
+        sent.append(msg)
+        return msg
+
+    async def setup(context: BrowserContext) -> None:
+        await context.add_init_script("localStorage.setItem('trumps.anim', 'fast')")
+        await context.route_web_socket(WS_URL, relay([], keep))
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, instant.http + "/", setup=setup)
+        await set_name(page, "Aoife")
+        await page.get_by_test_id("play-computer").click()
+        await expect(page.get_by_test_id("table")).to_be_visible()
+        await expect(page.get_by_test_id("anim-speed")).to_have_value("fast")
+        asked = [m for m in sent if m.get("type") == "play_computer"]
+        assert [m.get("bot_pace") for m in asked] == ["fast"], asked
+        await ctx.close()
+
+    run(body)

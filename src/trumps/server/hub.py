@@ -318,7 +318,8 @@ class Hub(TableRequests):
             await self._create(conn, msg)
         elif isinstance(msg, PlayComputer):
             seats: list[str] = ["human"] + [msg.level] * (msg.players - 1)
-            await self._create(conn, CreateTable(game=msg.game, rules=msg.rules, seats=seats))  # type: ignore[arg-type]
+            made = CreateTable(game=msg.game, rules=msg.rules, seats=seats, bot_pace=msg.bot_pace)  # type: ignore[arg-type]
+            await self._create(conn, made)
         elif isinstance(msg, QuickMatch):
             await self._quick_match(conn, msg)
         elif isinstance(msg, CancelQuickMatch):

@@ -284,6 +284,7 @@ class PlayComputer(_Msg, tag="play_computer", kw_only=True):
     players: Annotated[int, Meta(ge=2, le=MAX_SEATS)] = 2
     level: BotLevel = "medium"
     rules: Preset | Options | None = None
+    bot_pace: BotPace | None = None  # as in create_table
 
 
 class Action(_Msg, tag="action", kw_only=True):

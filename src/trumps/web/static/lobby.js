@@ -3,6 +3,7 @@
 
 import { bdi, el, fill, load, put, save, select } from "./dom.js";
 import { botName, gameName, listed, levelName, num, plural, presetName, t } from "./i18n.js";
+import { botPace } from "./trickview.js";
 
 // The games, their player counts and presets, and the bot levels come from the server
 // (GET /api/catalog, loaded by app.js): the page keeps no copy of them.
@@ -87,7 +88,7 @@ function computerBox() {
     el("button", { type: "button", class: "primary big", testid: "play-computer", onclick: () => {
       Object.assign(prefs, { game: game.value, players: Number(players.value), level: level.value });
       keepPrefs();
-      ctx.send({ type: "play_computer", game: game.value, players: Number(players.value), level: level.value });
+      ctx.send({ type: "play_computer", game: game.value, players: Number(players.value), level: level.value, bot_pace: botPace() });
     } }, t("Play")));
 }
 

@@ -19,6 +19,10 @@ export function animSpeed() {
   return ANIM_SPEEDS.includes(saved) ? saved : "normal";
 }
 
+/** The bot pace the page asks for in a new game (docs/protocol.md#pacing): the setting
+ *  chosen fast or off shortens the server's pace too; reduced motion alone does not. */
+export const botPace = () => (["fast", "off"].includes(load("anim")) ? "fast" : "normal");
+
 export function setAnimSpeed(speed) {
   save("anim", ANIM_SPEEDS.includes(speed) ? speed : null);
   document.documentElement.dataset.anim = animSpeed();
