@@ -57,9 +57,14 @@ async def my_move(table: Table, me: Inbox) -> None:
 
 
 def test_a_bot_move_at_a_table_with_a_person_waits_for_the_pace() -> None:
+    """The person and a spectator get the bot's move at the same moment, once it is due."""
+
     async def main() -> None:
         time = ManualTime()
         table, me = await person_and_bots("normal", time)
+        watcher = Inbox()
+        table.submit(Join(watcher, spectate=True))
+        await table.settled()
         me.events()
         if table.game.current_player == 0:
             await my_move(table, me)
@@ -68,15 +73,17 @@ def test_a_bot_move_at_a_table_with_a_person_waits_for_the_pace() -> None:
         pace = PACES["normal"]
         # The bot has chosen (settled), but its move waits: nothing is sent yet.
         assert me.events() == []
+        watcher.events()  # the snapshot, and my move if I led
         (wait,) = time.pending()
         assert pace.least <= wait <= pace.most
         time.advance(wait - 0.01)
         await table.settled()
-        assert me.events() == []
+        assert me.events() == [] and watcher.events() == []
         time.advance(0.01)
         await table.settled()
         (moved,) = me.events()
         assert moved.kind == "action" and moved.by_bot and moved.seat != 0
+        assert [(e.number, e.action) for e in watcher.events()] == [(moved.number, moved.action)]
         await table.stop()
 
     run(main)
