@@ -77,7 +77,7 @@ export function handSummary(tb, hand, name, onClose) {
   const rows = hand.scores.map((total, i) => el("tr", {},
     el("th", { scope: "row" }, bdi(sideName(i))),
     sides ? null : el("td", {}, num(bySeat[i])),
-    el("td", {}, before ? num(`+${total - before[i]}`) : "–"),
+    el("td", {}, before ? el("span", { dir: "ltr" }, num(`+${total - before[i]}`)) : "–"), // "+5", also in Persian
     el("td", {}, num(total))));
   const head = el("tr", {}, el("th", {}, sides ? t("Team") : t("Player")), sides ? null : el("th", {}, t("Tricks")),
     el("th", {}, t("This hand")), el("th", {}, t("Total")));
