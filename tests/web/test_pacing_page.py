@@ -5,7 +5,7 @@ next deal), then sums the hand up; the log tells who won each trick and when a h
 
 What a person sees over time is sampled in the page on every animation frame with its
 timestamp, so a trick drawn for only a few frames fails.  Screenshots of the trick hold and
-the hand summary go to ``docs/screenshots/``.
+the hand summary are saved with the test artifacts (copied to ``docs/screenshots/``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from PIL import Image
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc
-from web.test_browser import open_page, run, set_name
+from web.test_browser import SHOTS, open_page, run, set_name
 from web.test_browser_rules import WS_URL, relay
 
-DOCS_SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
+# Written as test artifacts; the copies in docs/screenshots/ are these, looked at.
+DOCS_SHOTS = SHOTS
 WAIT = 20_000
 HOLD_MS = 1000  # a finished trick a bot won stays at least this long
 
