@@ -232,7 +232,8 @@ def test_take_shows_the_views_take_count(server: ServerProc) -> None:
         before = await shown.get_attribute("data-event")
         await take.click()
         await expect(shown).not_to_have_attribute("data-event", before or "")
-        await expect(page.get_by_test_id("log")).to_contain_text("Olena picked up from the pile")
+        # The log says how many (issue 11: the view before the pick-up said so).
+        await expect(page.get_by_test_id("log")).to_contain_text(f"Olena picked up {n} cards.")
         await expect(hand).to_have_count(held + n)  # the count shown is what was taken
         await ctx.close()
 
