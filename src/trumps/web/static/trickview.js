@@ -8,7 +8,7 @@
 
 import { bdi, el, fill, load, save } from "./dom.js";
 import { cardFace, cardText, suitSymbol } from "./cards.js";
-import { num, plural, t } from "./i18n.js";
+import { listed, num, plural, t } from "./i18n.js";
 
 export const ANIM_SPEEDS = ["normal", "fast", "off"];
 
@@ -61,7 +61,7 @@ function tricksBySeat(hand, n) {
 /** The side labels of a hand's scores: one per seat, or one per team. */
 function sideNames(teams, name) {
   if (!Array.isArray(teams)) return null;
-  return teams.map((team, i) => t("Team {n}: {names}", { n: i + 1, names: team.map(name).join(", ") }));
+  return teams.map((team, i) => t("Team {n}: {names}", { n: i + 1, names: listed(team.map(name)).join("") }));
 }
 
 /** The end-of-hand summary: the turn-up and trumps, who robbed, each player's tricks, the
