@@ -370,6 +370,14 @@ def hidden_cards_sent(
         # secret: every other recipient sees the action as the game shows it.
         entries = [*data.get("log", []), *([data] if msg["type"] == "event" else [])]
         for entry in entries:
+            # What the move closed (finished tricks, a finished hand): public, and exactly
+            # the game's own answer (the next deal may hold those cards again).
+            closed = entry.pop("closed", None)
+            at = positions.get(entry.get("number", number))
+            if closed is not None and at is not None:
+                expected = json.loads(json.dumps(at.closed()))
+                if closed != expected:
+                    problems.append(f"event {number}: 'closed' is not the game's: {closed}")
             action = entry.get("action") or ""
             if action and entry.get("seat") != seat and game.public_action(action, seat) != action:
                 problems.append(f"event {number}: seat {seat} saw another seat's {action!r}")
