@@ -237,3 +237,55 @@ def test_turn_alerts_tell_a_player_in_another_tab_once_per_turn(server: ServerPr
         assert len(await notes()) == len(told)
 
     run(body)
+
+
+def test_number_keys_go_left_to_right_along_the_hand(server: ServerProc) -> None:
+    """The shortcut badges were in the server's order (2, 4, 6, 8 on one suit and 1, 3, 5,
+    7 on another): they now count along the hand as it is drawn, and each key plays the
+    card that shows its number."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(browser, server.http + "/", name="Ana")
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("2")
+        await page.get_by_test_id("play-computer").click()
+        hand = page.get_by_test_id("hand")
+        legal = hand.locator("[data-legal='true']")
+        await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+        while await legal.count() < 2:  # a turn with a choice (robbing first, if offered)
+            await page.locator(
+                "[data-testid^='action-'], [data-testid='hand'] [data-legal='true']"
+            ).first.click()
+            await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+        badges = await hand.locator("button kbd").all_inner_texts()
+        assert badges == [str(n) for n in range(1, len(badges) + 1)], badges
+        second = await hand.locator("button:has(kbd)").nth(1).get_attribute("data-card")
+        await page.keyboard.press("2")
+        await expect(hand.locator(f"[data-card='{second}']")).to_have_count(0)
+
+    run(body)
+
+
+def test_the_invite_box_is_for_a_player_waiting_for_others(server: ServerProc) -> None:
+    """The invite link of a private table showed to spectators and on the full table."""
+
+    async def body(browser: Browser) -> None:
+        _, ana = await open_page(browser, server.http + "/", name="Ana")
+        form = ana.get_by_test_id("create-form")
+        await form.get_by_test_id("create-game").select_option("kozyri")
+        await form.get_by_test_id("create-seats").select_option("2")
+        await form.get_by_test_id("seat-1").select_option("human")
+        await form.get_by_test_id("create-private").check()
+        await form.get_by_test_id("create-submit").click()
+        invite = ana.get_by_test_id("invite-link")
+        await expect(invite).to_be_visible()  # a seat to fill: Ana may invite
+        url = await invite.get_attribute("href") or await invite.input_value()
+        _, rui = await open_page(browser, url, name="Rui")  # Rui takes the seat: full
+        await expect(rui.get_by_test_id("table")).to_be_visible()
+        await expect(invite).to_be_hidden()
+        await expect(rui.get_by_test_id("invite-link")).to_be_hidden()
+        _, eve = await open_page(browser, url, name="Eve")  # the link, on a full table: watch
+        await expect(eve.get_by_test_id("table")).to_be_visible()
+        await expect(eve.get_by_test_id("invite-link")).to_be_hidden()
+
+    run(body)

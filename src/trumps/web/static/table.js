@@ -112,7 +112,9 @@ export function renderTable(tb) {
     if (box) parts.walk.append(box);
   }
   const open = tb.seats.some((s) => !s.name && !s.bot);
-  parts.inviteBox.hidden = !(tb.private || open) || !!tb.outcome;
+  // The invite link is for a player at a table that still has a seat to fill: not for
+  // spectators, nor once every seat is taken.
+  parts.inviteBox.hidden = tb.seat === null || !open || !!tb.outcome;
   parts.invite.value = inviteUrl(tb.id);
 
   const model = liveModel(tb);
@@ -217,7 +219,7 @@ function renderMe(tb, model) {
 
   const hand = Array.isArray(v.hands?.[me]) ? v.hands[me] : [];
   const mine = canAct(tb);
-  const index = new Map(tb.legal.map((a, i) => [a, i]));
+  const index = new Map(shortcutOrder(tb).map((a, i) => [a, i]));
   const words = tb.legal.filter((a) => !hand.includes(a));
   put(parts.prompt, ...(mine ? promptNodes(tb, hand, words) : []));
 
@@ -314,6 +316,16 @@ function promptNodes(tb, hand, words) {
   }
   if (words.some((a) => a.startsWith("rob "))) return [t("You may rob the turn-up before you play.")];
   return (v.trick ?? []).length ? [t("Play a card to the trick.")] : [t("Lead a card.")];
+}
+
+/** The legal actions in the order their number keys go: the hand's playable cards as they
+ *  are drawn (in reading order), then the word actions. */
+function shortcutOrder(tb) {
+  const v = tb.view;
+  const hand = Array.isArray(v.hands?.[tb.seat]) ? v.hands[tb.seat] : [];
+  const myTrump = tb.game === "kozyri" ? v.trumps?.[tb.seat] : v.trump;
+  const cards = sortHand(hand, myTrump).filter((c) => tb.legal.includes(c));
+  return [...cards, ...tb.legal.filter((a) => !hand.includes(a))];
 }
 
 function actionButton(tb, action, i, label, aria) {
@@ -502,7 +514,7 @@ function onHandKey(e) {
 export function onTableKey(e, tb) {
   if (!/^[1-9]$/.test(e.key) && !/^[۱-۹]$/.test(e.key)) return false;
   const n = /^[1-9]$/.test(e.key) ? Number(e.key) : "۰۱۲۳۴۵۶۷۸۹".indexOf(e.key);
-  const action = tb.legal[n - 1];
+  const action = shortcutOrder(tb)[n - 1];
   if (!action || !canAct(tb)) return false;
   ctx.play(tb, action);
   return true;
