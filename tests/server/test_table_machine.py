@@ -216,6 +216,11 @@ class TableMachine(RuleBasedStateMachine):
         viewer = conn.seat
         data = msgspec.to_builtins(msg)
         data.pop("chat", None)  # what people typed (which may look like a card), not the game's
+        # What the move closed (finished tricks and hand): public, and exactly the game's own
+        # answer, although the next deal may hold those cards again.
+        closed = data.pop("closed", None)
+        if closed is not None and closed != msgspec.to_builtins(self.game.closed()):
+            self.problems.append(f"{conn.name}: 'closed' is not the game's: {closed}")
         entries = [*data.get("log", []), *([data] if isinstance(msg, Event) else [])]
         for entry in entries:  # a card played is public; another seat's discard is not
             action = entry.get("action")
