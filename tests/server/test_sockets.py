@@ -82,5 +82,8 @@ def test_the_gate_counts_per_address_and_in_all() -> None:
 
 def test_sockets_leave_files_for_everything_else() -> None:
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        assert socket_budget(10**9) == 10**9
+        return
     assert socket_budget(10**9) == soft - FILE_RESERVE
     assert socket_budget(10) == min(10, soft - FILE_RESERVE)
