@@ -78,6 +78,7 @@ import resource
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,8 +116,16 @@ class Service:
     kind: str  # "SQLite", "PostgreSQL", "PostgreSQL + Redis"
     db: str
     servers: list[ServerProc]
-    helpers: list[int]  # Redis and PostgreSQL: their CPU counts as the service's
+    helpers: list[int]  # Redis: its CPU counts as the service's
     cpus: str
+    database: str | None = None  # the fresh PostgreSQL database: its backends count too
+
+    def helper_pids(self) -> list[int]:
+        """Redis, and PostgreSQL's shared processes and the backends serving this service
+        (listed now: a backend is forked when a server opens a connection)."""
+        if self.database is None:
+            return list(self.helpers)
+        return [*self.helpers, *postgres_pids(self.database)]
 
     @property
     def urls(self) -> list[str]:
@@ -135,12 +144,13 @@ def service(args: argparse.Namespace, config: str, workdir: Path) -> Iterator[Se
     """Start one configuration: ``sqlite``, ``postgres`` (one process) or ``cluster``."""
     with contextlib.ExitStack() as stack:
         helpers: list[int] = []
+        database: str | None = None
         extra: list[tuple[str, ...]] = [()]
         if config == "sqlite":
             db, kind = f"sqlite+aiosqlite:///{workdir / 'bench.db'}", "SQLite"
         else:
             db = stack.enter_context(fresh_postgres(args.db))
-            helpers = postgres_pids()
+            database = urllib.parse.urlsplit(db).path.lstrip("/")
             kind = "PostgreSQL"
         if config == "cluster":
             redis_url = args.redis
@@ -172,7 +182,7 @@ def service(args: argparse.Namespace, config: str, workdir: Path) -> Iterator[Se
                 "servers on cores " + ", ".join(str(s.cpu) for s in servers) + ", players unpinned"
             )
         mine = os.sched_getaffinity(0)
-        svc = Service(kind, db, servers, helpers, cpus)
+        svc = Service(kind, db, servers, helpers, cpus, database)
         try:
             for s in servers:
                 s.start()
@@ -370,7 +380,7 @@ def run_once(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         async def main() -> dict[str, Any]:
             await load.start()
             try:
-                return await load.measure(svc.servers, args.duration, helpers=svc.helpers)
+                return await load.measure(svc.servers, args.duration, helpers=svc.helper_pids())
             finally:
                 await load.close()
 
@@ -414,7 +424,9 @@ def capacity(args: argparse.Namespace, workdir: Path, config: str) -> dict[str, 
                 while True:
                     load.think = think
                     await asyncio.sleep(args.settle)
-                    fig = await load.measure(svc.servers, args.step_duration, helpers=svc.helpers)
+                    fig = await load.measure(
+                        svc.servers, args.step_duration, helpers=svc.helper_pids()
+                    )
                     steps.append(fig)
                     p99 = fig["latency_ms"]["p99"]
                     cpu = sum(s["cpu_percent"] for s in fig["servers"])
@@ -508,7 +520,9 @@ def failover(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         async def main() -> None:
             await load.start()
             try:
-                out["before"] = await load.measure(svc.servers, args.duration, helpers=svc.helpers)
+                out["before"] = await load.measure(
+                    svc.servers, args.duration, helpers=svc.helper_pids()
+                )
                 load.kill_mark(victim)
                 svc.servers[victim].kill()
                 killed = time.perf_counter()
@@ -537,7 +551,7 @@ def failover(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     if h.moved is None
                 ]
                 out["after"] = await load.measure(
-                    svc.servers, args.after_duration, helpers=svc.helpers
+                    svc.servers, args.after_duration, helpers=svc.helper_pids()
                 )
             finally:
                 await load.close()
@@ -577,7 +591,10 @@ def soak(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             await load.start()
             try:
                 return await load.measure(
-                    svc.servers, args.duration, helpers=svc.helpers, sample_every=args.sample_every
+                    svc.servers,
+                    args.duration,
+                    helpers=svc.helper_pids(),
+                    sample_every=args.sample_every,
                 )
             finally:
                 await load.close()

@@ -366,13 +366,24 @@ class RedisProc:
             self.proc.wait(timeout=30)
 
 
-def postgres_pids() -> list[int]:
-    """The PostgreSQL server's processes on this machine (to read their CPU)."""
+def postgres_pids(database: str | None = None) -> list[int]:
+    """The PostgreSQL server's processes on this machine (to read their CPU): the postmaster
+    and its shared helpers (WAL writer, checkpointer …), and of the backends (one per
+    connection, named ``postgres: USER DATABASE …``) only those serving ``database`` — a
+    backend is forked when a connection opens, so list them once the servers are connected;
+    other databases' backends are other work on the machine."""
     out = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             with contextlib.suppress(OSError):
-                if Path(f"/proc/{entry}/comm").read_text().strip() in ("postgres", "postmaster"):
+                if Path(f"/proc/{entry}/comm").read_text().strip() not in (
+                    "postgres",
+                    "postmaster",
+                ):
+                    continue
+                words = Path(f"/proc/{entry}/cmdline").read_bytes().decode().split()
+                backend = len(words) >= 3 and words[0] == "postgres:" and ":" not in words[1]
+                if not backend or (database is not None and words[2] == database):
                     out.append(int(entry))
     return out
 
