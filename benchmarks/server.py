@@ -19,7 +19,10 @@ Modes (one per run; the default is one window of ``--duration`` seconds):
     the other on the same machine, each configuration of ``--configs`` (default: ``sqlite``,
     and with ``--db`` also ``postgres`` and ``cluster``): one process on SQLite, one process
     on PostgreSQL, and ``--processes`` (default 2) processes on PostgreSQL and Redis; then
-    prints the ratio cluster / one process.
+    prints the ratio cluster / one process.  After the first step that fails, the think
+    time is bisected ``--refine`` times (default 2) between it and the last step held;
+    ``--rounds N`` measures every configuration N times in turn and prints the median and
+    range of the ratios (a busy spell of the machine then falls on each alike).
 ``--failover``
     Two processes (PostgreSQL and Redis) under load: after a window of ``--duration``
     seconds one is killed with SIGKILL; its players reconnect to the other with their
@@ -75,6 +78,7 @@ import contextlib
 import json
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -420,6 +424,9 @@ def capacity(args: argparse.Namespace, workdir: Path, config: str) -> dict[str, 
         async def main() -> None:
             await load.start()
             think = args.think
+            passed: float | None = None  # the shortest think time held so far
+            failed: float | None = None  # the longest that failed
+            refined = 0
             try:
                 while True:
                     load.think = think
@@ -429,6 +436,7 @@ def capacity(args: argparse.Namespace, workdir: Path, config: str) -> dict[str, 
                     )
                     steps.append(fig)
                     p99 = fig["latency_ms"]["p99"]
+                    held = p99 is not None and p99 < TARGET_P99_MS
                     cpu = sum(s["cpu_percent"] for s in fig["servers"])
                     print(
                         f"    think {think:6.3f} s: {fig['moves_per_s']:8,.0f} moves/s, p50 "
@@ -440,7 +448,20 @@ def capacity(args: argparse.Namespace, workdir: Path, config: str) -> dict[str, 
                         f"{fig['bytes_per_message']:.0f} B/msg",
                         flush=True,
                     )
-                    if p99 is None or p99 >= TARGET_P99_MS or think == 0:
+                    if held:
+                        passed = think
+                    else:
+                        failed = think if failed is None else max(failed, think)
+                    if failed is not None:
+                        # Bisect (geometrically) between the last think time held and the
+                        # first that failed, --refine times: the coarse steps alone move the
+                        # figure by up to 1/--step-factor.
+                        if passed is None or refined >= args.refine or failed <= 0:
+                            return
+                        refined += 1
+                        think = (passed * failed) ** 0.5 if failed > 0 else passed / 2
+                        continue
+                    if think == 0:
                         return
                     think = think * args.step_factor
                     if think < 0.005:
@@ -453,7 +474,7 @@ def capacity(args: argparse.Namespace, workdir: Path, config: str) -> dict[str, 
         svc.stop()
         held = [f for f in steps if (f["latency_ms"]["p99"] or 1e9) < TARGET_P99_MS]
         best = max(held, key=lambda f: f["moves_per_s"], default=None)
-        reached = bool(steps) and (steps[-1]["latency_ms"]["p99"] or 1e9) >= TARGET_P99_MS
+        reached = any((f["latency_ms"]["p99"] or 1e9) >= TARGET_P99_MS for f in steps)
         out = {
             "config": config,
             "kind": svc.kind,
@@ -477,6 +498,32 @@ def capacity(args: argparse.Namespace, workdir: Path, config: str) -> dict[str, 
 
 
 def find_capacity(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """Each configuration's capacity, ``--rounds`` times in turn (so that a busy spell of
+    the machine falls on every configuration alike), and the ratios of every round."""
+    rounds = []
+    for k in range(args.rounds):
+        if args.rounds > 1:
+            print(f"== round {k + 1} of {args.rounds}", flush=True)
+        rounds.append(capacity_round(args, workdir))
+    if args.rounds == 1:
+        return rounds[0]
+    print(f"ratios over {args.rounds} rounds (each round measures every configuration once)")
+    summary = {}
+    for one in ("postgres", "sqlite"):
+        values = sorted(r["ratios"][one] for r in rounds if one in r["ratios"])
+        if not values:
+            continue
+        median = statistics.median(values)
+        summary[one] = {"ratios": values, "median": median}
+        print(
+            f"  {args.processes} processes / one on {one}: median x{median:.2f}, range "
+            f"x{values[0]:.2f}-x{values[-1]:.2f} (n={len(values)}; target x{TARGET_RATIO}: "
+            f"{'MET' if values[0] >= TARGET_RATIO else 'met in ' + str(sum(v >= TARGET_RATIO for v in values)) + ' of ' + str(len(values))})"
+        )
+    return {"rounds": rounds, "summary": summary}
+
+
+def capacity_round(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     results = {c: capacity(args, workdir, c) for c in args.configs}
 
     def best(config: str) -> float | None:
@@ -688,6 +735,12 @@ def main() -> None:
     parser.add_argument("--configs", help="capacity: comma-separated of sqlite, postgres, cluster")
     parser.add_argument("--step-duration", type=float, default=15.0, help="capacity: s per step")
     parser.add_argument("--step-factor", type=float, default=0.7, help="capacity: think x this")
+    parser.add_argument(
+        "--refine", type=int, default=2, help="capacity: bisection steps after the first failure"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="capacity: measure the configurations this often"
+    )
     parser.add_argument("--settle", type=float, default=3.0, help="capacity: s before a step")
     parser.add_argument(
         "--after-duration", type=float, default=15.0, help="failover: s measured after it"
@@ -729,6 +782,8 @@ def main() -> None:
     args.configs = (args.configs or default_configs).split(",")
     if any(c not in ("sqlite", "postgres", "cluster") for c in args.configs):
         parser.error("--configs takes sqlite, postgres, cluster")
+    if args.rounds < 1 or args.refine < 0:
+        parser.error("--rounds is at least 1 and --refine at least 0")
     if args.db is None and set(args.configs) - {"sqlite"}:
         parser.error("the postgres and cluster configurations need --db")
     args.extra = args.players - args.games * args.seats
