@@ -775,3 +775,47 @@ def test_a_write_naming_its_row_is_fenced_and_finished_like_any_other(db: Db) ->
         assert isinstance(after, Fenced)  # the game is finished
 
     db.on_store(body)
+
+
+def test_many_tables_in_one_commit_each_get_their_own_answer(db: Db) -> None:
+    """A group commit of several running tables (on PostgreSQL one statement refreshes all
+    their rows): each write gets its own answer in order — the stale one Fenced, changing
+    nothing of its table — and each other table gets its own events, state and lease."""
+
+    async def body(store: SqlStore) -> None:
+        games_ = [trumps.new_game("kozyri", seed=20 + k) for k in range(4)]
+        first = [
+            TableWrite(f"t{k}", record_of(g), fence=1, owner="A", lease=60)
+            for k, g in enumerate(games_)
+        ]
+        answered = await store.commit_tables(first)
+        ids = [i for i in answered if isinstance(i, int)]
+        assert len(ids) == 4
+        assert await store.renew_leases("A", 0) == {"t0", "t1", "t2", "t3"}  # run out now
+        events = [_moves(g, 0, 1 + k % 2) for k, g in enumerate(games_)]
+        writes = [
+            # t0 and t2 name their rows, t1 and t3 are looked up; t2 is stale (another owner
+            # took it): only the update's own fence check can find that.
+            TableWrite("t0", record_of(games_[0]), events[0], meta={"k": 0}, fence=1,
+                       owner="A", lease=60, game_id=ids[0]),
+            TableWrite("t1", record_of(games_[1]), events[1], meta={"k": 1}, fence=1,
+                       owner="A", lease=60),
+            TableWrite("t2", record_of(games_[2]), events[2], meta={"k": 2}, fence=0,
+                       owner="A", lease=60, game_id=ids[2]),
+            TableWrite("t3", record_of(games_[3]), events[3], fence=1),  # no state, no lease
+        ]  # fmt: skip
+        answers = await store.commit_tables(writes)
+        assert answers[:2] == ids[:2] and answers[3] == ids[3]
+        assert isinstance(answers[2], Fenced) and answers[2].table_id == "t2"
+        tables = {t.table_id: t for t in await store.running_tables()}
+        for k in (0, 1, 3):
+            assert tables[f"t{k}"].events == events[k]
+            assert tables[f"t{k}"].record == record_of(games_[k])
+        assert tables["t2"].events == [] and tables["t2"].record["actions"] == []
+        assert [tables[f"t{k}"].meta for k in range(4)] == [{"k": 0}, {"k": 1}, None, None]
+        # The writes with a lease renewed their own tables' leases: another process can
+        # claim only the stale table and the one written without a lease.
+        claimed = await store.claim_tables("B", 5)
+        assert sorted(t.table_id for t in claimed) == ["t2", "t3"]
+
+    db.on_store(body)

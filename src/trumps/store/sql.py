@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from trumps.store.base import (
     UnknownGame,
     UnknownPlayer,
 )
+from trumps.store.bulk import update_running
 from trumps.store.leases import Leases
 
 __all__ = ["SqlStore"]
@@ -95,6 +97,28 @@ def _values(record: Mapping[str, Any], status: str, table_id: str | None) -> dic
         "started": record["started"],
         "finished": record["finished"],
     }
+
+
+def _event_rows(game_id: int, w: TableWrite) -> list[dict[str, Any]]:
+    return [
+        {
+            "game_id": game_id,
+            "number": e.number,
+            "kind": e.kind,
+            "seat": e.seat,
+            "action": e.action,
+            "by_bot": e.by_bot,
+            "ply": e.ply,
+        }
+        for e in w.events
+    ]
+
+
+def _chat_rows(game_id: int, w: TableWrite) -> list[dict[str, Any]]:
+    return [
+        {"game_id": game_id, "number": c.number, "seat": c.seat, "name": c.name, "text": c.text}
+        for c in w.chat
+    ]
 
 
 def _check_write(w: TableWrite) -> tuple[bool, int]:
@@ -306,9 +330,38 @@ class SqlStore(Leases, Store):
                 for table_id, game_id, status, fence in rows:
                     if table_id not in found or status == RUNNING:
                         found[table_id] = (game_id, status, fence)
+            # PostgreSQL: the writes that only append and refresh a running row's header go
+            # into one statement (trumps.store.bulk); the rest, one by one below.
+            batched: dict[int, bool] = {}  # index in writes -> its row was changed
+            if self._engine.dialect.name == "postgresql":
+                times = Counter(w.table_id for w in writes)
+                plain = [
+                    (i, w, row[0])
+                    for i, (w, finished, _, _) in enumerate(checked)
+                    if not finished
+                    and w.player_ids is None
+                    and times[w.table_id] == 1
+                    and (row := found.get(w.table_id)) is not None
+                    and row[1] == RUNNING
+                    and row[2] == w.fence
+                ]
+                if plain:
+                    changed = await update_running(
+                        conn, [(w, game_id) for _, w, game_id in plain], self._now()
+                    )
+                    batched = {i: game_id in changed for i, _, game_id in plain}
             event_rows: list[dict[str, Any]] = []
             chat_rows: list[dict[str, Any]] = []
-            for w, finished, first, seats in checked:
+            for i, (w, finished, first, seats) in enumerate(checked):
+                if i in batched:
+                    if not batched[i]:  # fenced or finished meanwhile
+                        results.append(Fenced(w.table_id))
+                        continue
+                    game_id = found[w.table_id][0]
+                    results.append(game_id)
+                    event_rows += _event_rows(game_id, w)
+                    chat_rows += _chat_rows(game_id, w)
+                    continue
                 values = _values(w.record, FINISHED if finished else RUNNING, w.table_id)
                 if w.meta is not None:
                     values["meta"] = dict(w.meta)
@@ -357,28 +410,8 @@ class SqlStore(Leases, Store):
                     )
                     await conn.execute(delete(table_chat).where(table_chat.c.game_id == game_id))
                     continue
-                event_rows += [
-                    {
-                        "game_id": game_id,
-                        "number": e.number,
-                        "kind": e.kind,
-                        "seat": e.seat,
-                        "action": e.action,
-                        "by_bot": e.by_bot,
-                        "ply": e.ply,
-                    }
-                    for e in w.events
-                ]
-                chat_rows += [
-                    {
-                        "game_id": game_id,
-                        "number": c.number,
-                        "seat": c.seat,
-                        "name": c.name,
-                        "text": c.text,
-                    }
-                    for c in w.chat
-                ]
+                event_rows += _event_rows(game_id, w)
+                chat_rows += _chat_rows(game_id, w)
             # A write retried after its answer was lost finds its rows there: keep them.
             if event_rows:
                 await conn.execute(self._insert_new(table_events), event_rows)
