@@ -33,7 +33,7 @@ from server.e2e import strings_in
 from trumps.ai import Decision
 from trumps.games import Game, new_game
 from trumps.records import replay
-from trumps.server.bots import BotRequest, BotRunner
+from trumps.server.bots import BotRequest, BotRunner, Kind
 from trumps.server.protocol import (
     ChatPosted,
     Event,
@@ -77,7 +77,9 @@ class InstantBots(BotRunner):
         super().__init__(0)
         self.rng = random.Random(seed)
 
-    async def decide(self, request: BotRequest) -> Decision:
+    async def decide(
+        self, request: BotRequest, *, table: str = "", kind: Kind = "people"
+    ) -> Decision:
         return Decision(self.rng.choice(request.legal), "a random legal move")
 
 

@@ -54,10 +54,15 @@ class BotPlay(Seats):
     _moved_at: float | None = None  # when the latest game event happened (None: not yet)
     _pace_rng = random.Random()  # the natural delays' variation (not the bots' seeds)
 
+    @property
+    def bots_only(self) -> bool:
+        """A table of bots only (nobody's seat): its moves come after everyone else's."""
+        return all(seat.level is not None for seat in self.seats)
+
     def pace_delay(self) -> float:
         """Seconds the next bot move waits after the latest move: 0 at a table of bots
         only, else the table's pace (a longer hold when that move closed a trick or hand)."""
-        if all(seat.level is not None for seat in self.seats):
+        if self.bots_only:
             return 0.0
         pace = PACES[self.config.bot_pace]
         closed = self.game.closed()  # what the latest move closed, as the game tells
@@ -93,7 +98,7 @@ class BotPlay(Seats):
 
     async def _advise(self, conn: Outbox, request: BotRequest, number: int) -> None:
         try:
-            decision = await self.runner.decide(request)
+            decision = await self.runner.decide(request, table=self.table_id, kind="hint")
         except Exception:
             log.exception("table %s: the hint failed", self.table_id)
             self._error(conn, "internal_error", "no hint this time")
@@ -122,7 +127,9 @@ class BotPlay(Seats):
         seed = self._rng.getrandbits(64)
         try:
             decision = await self.runner.decide(
-                BotRequest(level, self.game.game_id, view, legal, self.bot_time, seed)
+                BotRequest(level, self.game.game_id, view, legal, self.bot_time, seed),
+                table=self.table_id,
+                kind="bots" if self.bots_only else "people",
             )
             action = decision.action
         except asyncio.CancelledError:

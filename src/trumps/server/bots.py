@@ -8,6 +8,12 @@ with it, ``kill -9`` included).  A decision is a pure function
 of the seat's view, the legal actions, the time budget and a seed — bots keep no state
 between moves — so any worker can take any table's move.  ``workers=0`` thinks in threads
 instead (light bots, tests, one-core machines).
+
+Fair shares (issue 17): the runner lets at most ``slots`` decisions think at once (one per
+worker process) and chooses the next one itself, rather than queueing them FIFO in the
+pool: first bot moves at tables where people play, then hints, then moves at tables of bots
+only; within each kind the tables take turns, one request each.  So one table asking for
+thirty hints, or thirty bot-only tables, cannot make another table's bot wait behind them.
 """
 
 from __future__ import annotations
@@ -21,16 +27,23 @@ import os
 import random
 import threading
 import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from trumps.ai import Bot, Decision, level_limits, make_bot
 
-__all__ = ["BotRequest", "BotRunner", "decide"]
+__all__ = ["KINDS", "BotRequest", "BotRunner", "Kind", "decide"]
 
 log = logging.getLogger(__name__)
+
+#: What a decision is for, in the order the runner serves them: a bot's move at a table
+#: where people play, a hint, a bot's move at a table of bots only.
+Kind: TypeAlias = Literal["people", "hint", "bots"]
+KINDS: tuple[Kind, ...] = ("people", "hint", "bots")
 
 _local = threading.local()  # bots per worker thread or process: no state between moves
 
@@ -81,12 +94,39 @@ def _warm() -> None:
     make_bot("medium", "kozyri")
 
 
-class BotRunner:
-    """Runs bot decisions off the event loop: in ``workers`` processes, or threads if 0."""
+@dataclass
+class _Job:
+    request: BotRequest
+    future: asyncio.Future[Decision]
 
-    def __init__(self, workers: int = 0) -> None:
+
+class BotRunner:
+    """Runs bot decisions off the event loop: in ``workers`` processes, or threads if 0.
+
+    At most ``slots`` decisions think at once (default: one per worker process; with
+    threads, as many as the default thread pool); the others wait in one queue per kind
+    and table, served in ``KINDS`` order and the tables in turn.  ``think`` is the
+    function that decides (tests pass a slow fake; it must be picklable with workers)."""
+
+    def __init__(
+        self,
+        workers: int = 0,
+        *,
+        slots: int | None = None,
+        think: Callable[[BotRequest], Decision] = decide,
+    ) -> None:
         self.workers = workers
+        self.slots = slots or (workers if workers > 0 else min(32, (os.cpu_count() or 1) + 4))
+        self._think = think
         self._executor: Executor | None = self._pool() if workers > 0 else None
+        self._queues: dict[Kind, OrderedDict[str, deque[_Job]]] = {k: OrderedDict() for k in KINDS}
+        self.running = 0
+        self._tasks: set[asyncio.Future[None]] = set()
+
+    @property
+    def queued(self) -> int:
+        """Decisions waiting for a slot."""
+        return sum(len(jobs) for queue in self._queues.values() for jobs in queue.values())
 
     def _pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -104,18 +144,70 @@ class BotRunner:
                 *(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers))
             )
 
-    async def decide(self, request: BotRequest) -> Decision:
+    def submit(
+        self, request: BotRequest, *, table: str = "", kind: Kind = "people"
+    ) -> asyncio.Future[Decision]:
+        """Queue ``request`` for ``table``: its decision, when a slot served it.  Cancelling
+        the future before it started gives its place up."""
+        future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+        queue = self._queues[kind]
+        queue.setdefault(table, deque()).append(_Job(request, future))
+        self._serve()
+        return future
+
+    async def decide(
+        self, request: BotRequest, *, table: str = "", kind: Kind = "people"
+    ) -> Decision:
+        return await self.submit(request, table=table, kind=kind)
+
+    def _next(self) -> _Job | None:
+        for queue in self._queues.values():
+            while queue:
+                table, jobs = next(iter(queue.items()))
+                job = jobs.popleft()
+                if jobs:
+                    queue.move_to_end(table)  # the other tables' turn first
+                else:
+                    del queue[table]
+                if not job.future.done():  # a cancelled request is skipped
+                    return job
+        return None
+
+    def _serve(self) -> None:
+        while self.running < self.slots:
+            job = self._next()
+            if job is None:
+                return
+            self.running += 1
+            task = asyncio.ensure_future(self._run(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            decision = await self._execute(job.request)
+        except Exception as e:
+            if not job.future.done():
+                job.future.set_exception(e)
+        else:
+            if not job.future.done():
+                job.future.set_result(decision)
+        finally:
+            self.running -= 1
+            self._serve()
+
+    async def _execute(self, request: BotRequest) -> Decision:
         loop = asyncio.get_running_loop()
         executor = self._executor
         try:
-            return await loop.run_in_executor(executor, decide, request)
+            return await loop.run_in_executor(executor, self._think, request)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): a new pool, and this move again.
             log.warning("a bot worker process died; starting new ones")
             if self._executor is executor:
                 self.close()
                 self._executor = self._pool()
-            return await loop.run_in_executor(self._executor, decide, request)
+            return await loop.run_in_executor(self._executor, self._think, request)
 
     def close(self) -> None:
         if self._executor is not None:
