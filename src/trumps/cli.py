@@ -39,6 +39,7 @@ from trumps.errors import InvalidRecord, InvalidRules
 from trumps.games import GAMES, Game, Outcome, new_game
 from trumps.games.base import preset_named, rules_from_text
 from trumps.records import loads
+from trumps.server.quota import FairUse
 from trumps.tui import PlayOptions
 from trumps.tui import run as run_play
 
@@ -404,6 +405,35 @@ cli.add_command(solve)
     help="Seconds a new game connection has to say hello before it is closed.",
 )
 @click.option(
+    "--hints-per-player",
+    default=FairUse.hints_per_player,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Hints one player may ask for an hour; more are refused (rate_limited).",
+)
+@click.option(
+    "--hints-per-address",
+    default=FairUse.hints_per_address,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Hints all players of one address may ask for an hour.",
+)
+@click.option(
+    "--tables-per-address",
+    default=FairUse.tables_per_address,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Unfinished tables the players of one address may have created at once "
+    "(guests are free, so the cap per player alone stops nobody).",
+)
+@click.option(
+    "--creations-per-address",
+    default=FairUse.creations_per_address,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Tables the players of one address may create a minute.",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -429,6 +459,10 @@ def serve(
     allowed_origins: tuple[str, ...],
     sockets_per_address: int,
     hello_timeout: float,
+    hints_per_player: int,
+    hints_per_address: int,
+    tables_per_address: int,
+    creations_per_address: int,
     log_level: str,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
@@ -482,6 +516,12 @@ def serve(
             allowed_origins=allowed_origins,
             sockets_per_address=sockets_per_address,
             hello_timeout=hello_timeout,
+            fair=FairUse(
+                hints_per_player=hints_per_player,
+                hints_per_address=hints_per_address,
+                tables_per_address=tables_per_address,
+                creations_per_address=creations_per_address,
+            ),
         )
     except (OSError, ValueError) as e:
         # Before the server runs: an unreadable or bad secret file, a database directory

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import importlib
 import json
@@ -32,7 +33,7 @@ import logging
 import os
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -60,6 +61,7 @@ from trumps.server.protocol import (
     encode,
     json_schema,
 )
+from trumps.server.quota import FairUse
 from trumps.server.ratelimit import Buckets, RateLimit
 from trumps.server.sockets import SocketGate, socket_budget
 from trumps.store import LoginTaken, SqlStore, Store, UnknownGame
@@ -112,6 +114,7 @@ class ServerSettings:
     sockets_per_address: int = 32  # game sockets one address may hold at once
     max_sockets: int = 20_000  # game sockets in all (fewer if the file limit says so)
     hello_timeout: float = 5.0  # seconds a new socket has to say hello
+    fair: FairUse = field(default_factory=FairUse)  # hint and table budgets (quota)
 
 
 class _AccountIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -152,6 +155,7 @@ class _Server:
                 bot_pace=settings.bot_pace,
                 redis_url=settings.redis_url,
                 node_id=settings.node_id,
+                fair=settings.fair,
             ),
         )
         per_minute = settings.login_per_minute
@@ -195,7 +199,7 @@ class _Server:
         except Exception:
             self.gate.release(address)
             raise
-        conn = self.hub.connect()
+        conn = self.hub.connect(address)
         pump = asyncio.create_task(self._pump(ws, conn))
         deadline = asyncio.get_running_loop().time() + self.settings.hello_timeout
         try:
@@ -526,6 +530,7 @@ def settings_env(
             "sockets_per_address": settings.sockets_per_address,
             "max_sockets": settings.max_sockets,
             "hello_timeout": settings.hello_timeout,
+            "fair": dataclasses.asdict(settings.fair),
             "catalogs": catalogs,
             "log_level": log_level,
         }
@@ -549,8 +554,10 @@ def app_from_env() -> Starlette:
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     static = data.pop("static")
     origins = tuple(data.pop("allowed_origins", ()))
+    fair = FairUse(**data.pop("fair", {}))
     settings = ServerSettings(
         **data,
+        fair=fair,
         catalogs=catalogs,
         static=None if static is None else Path(static),
         allowed_origins=origins,

@@ -18,21 +18,39 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any
+from typing import Any, Final
 
 from trumps.ai.base import Decision
 from trumps.server.bots import BotRequest
-from trumps.server.commands import BotMove, HintCmd, Outbox
+from trumps.server.commands import BotMove, Expire, HintCmd, Outbox
 from trumps.server.config import PACES, Pace
 from trumps.server.protocol import Hint as HintMsg
 from trumps.server.protocol import HintWhy
 from trumps.server.seats import Seats
 
-__all__ = ["HINT_LEVEL", "PACES", "BotPlay", "Pace", "hint_message"]
+__all__ = [
+    "BOTS_IDLE_END",
+    "HINTS_AT_ONCE",
+    "HINT_LEVEL",
+    "PACES",
+    "UNSTARTED_END",
+    "BotPlay",
+    "Pace",
+    "hint_message",
+]
 
 log = logging.getLogger("trumps.server.table")
 
 HINT_LEVEL = "expert"  # hints come from the strongest bot
+#: A table of bots only stops when nobody watches it and is given up after this many
+#: seconds unwatched: its moves would only spend the bot time all tables share, and five
+#: minutes is enough for a reload or a dropped connection to come back to it.
+BOTS_IDLE_END: Final = 300.0
+#: A table whose game has not started is given up this long after its making (or the
+#: server's restart): enough to send an invite and wait for a friend, short enough that
+#: the lobby does not fill up with tables nobody answers.
+UNSTARTED_END: Final = 1800.0
+HINTS_AT_ONCE: Final = 1  # hints being thought for one seat (issue 17: no flooding)
 
 
 def hint_message(table_id: str, number: int, decision: Decision) -> HintMsg:
@@ -53,6 +71,9 @@ class BotPlay(Seats):
 
     _moved_at: float | None = None  # when the latest game event happened (None: not yet)
     _pace_rng = random.Random()  # the natural delays' variation (not the bots' seeds)
+    _idle_armed = False  # a table of bots nobody watches: its end is set
+    #: Why the table was given up unfinished ("idle", "not_started"), once it was.
+    expired: str | None = None
 
     @property
     def bots_only(self) -> bool:
@@ -84,6 +105,9 @@ class BotPlay(Seats):
         if self.over or not self.started or self.game.current_player != seat:
             self._error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
             return
+        if self._hinting.get(seat, 0) >= HINTS_AT_ONCE:
+            self._error(c.conn, "hint_pending", "a hint for this seat is still being thought")
+            return
         request = BotRequest(
             HINT_LEVEL,
             self.game.game_id,
@@ -94,7 +118,14 @@ class BotPlay(Seats):
         )
         task = asyncio.create_task(self._advise(c.conn, request, self.number))
         self._hints.add(task)
+        self._hinting[seat] = self._hinting.get(seat, 0) + 1
         task.add_done_callback(self._hints.discard)
+        task.add_done_callback(lambda _: self._hinted(seat))
+
+    def _hinted(self, seat: int) -> None:
+        left = self._hinting.pop(seat, 1) - 1
+        if left > 0:
+            self._hinting[seat] = left
 
     async def _advise(self, conn: Outbox, request: BotRequest, number: int) -> None:
         try:
@@ -105,8 +136,31 @@ class BotPlay(Seats):
             return
         self._send(conn, hint_message(self.table_id, number, decision))
 
+    def _watched(self) -> bool:
+        """A table of bots only moves while somebody watches it (else it waits, and is
+        given up after ``BOTS_IDLE_END`` seconds)."""
+        if not self.bots_only or self._subs or self.over:
+            self._cancel_timer("idle")
+            self._idle_armed = False
+            return True
+        if not self._idle_armed:
+            self._idle_armed = True
+            self._set_timer("idle", BOTS_IDLE_END, Expire("idle"))
+        return False
+
+    def _expire(self, c: Expire) -> None:
+        """Give the table up, if it is still what the timer was set for."""
+        if self.over:
+            return
+        if c.reason == "idle" and not self._subs and self.bots_only and self._idle_armed:
+            self.expired = "idle"
+        elif c.reason == "not_started" and not self.started:
+            self.expired = "not_started"
+
     def _maybe_bot(self) -> None:
         seat = self.game.current_player
+        if self.started and not self._watched():
+            return
         if (
             not self.started
             or self._bot_task is not None

@@ -19,6 +19,7 @@ __all__ = [
     "Command",
     "ConnCommand",
     "Disconnect",
+    "Expire",
     "GraceOver",
     "HintCmd",
     "Join",
@@ -134,6 +135,13 @@ class Timeout:
 
 
 @dataclass(frozen=True)
+class Expire:
+    """The table may be given up (``reason``: ``idle`` or ``not_started``), if it still is."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class Start:
     """Start the game if every person's seat is taken (a bot-only table starts on this)."""
 
@@ -156,5 +164,6 @@ Command: TypeAlias = (
     | GraceOver
     | Timeout
     | Start
+    | Expire
     | Stop
 )

@@ -33,6 +33,7 @@ class Connection:
         self.player: int | None = None
         self.name = ""
         self.account: str | None = None
+        self.address: str | None = None  # the client's IP address, for its budgets (quota)
         self.tables: set[str] = set()
         self.watching: set[str] = set()  # of ``tables``, those it only watches
         self.lobby: tuple[bool, str | None] = (False, None)  # watching the list, of a game

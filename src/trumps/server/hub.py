@@ -27,7 +27,7 @@ import secrets
 import socket
 import time
 from collections.abc import Coroutine, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
@@ -59,10 +59,12 @@ from trumps.server.protocol import (
     ProtocolError,
     QuickMatch,
     Resync,
+    TableClosed,
     TableList,
     Welcome,
     decode_client,
 )
+from trumps.server.quota import Counters, FairUse
 from trumps.server.ratelimit import RateLimit
 from trumps.server.table import (
     Disconnect,
@@ -71,6 +73,7 @@ from trumps.server.table import (
 )
 from trumps.server.tablemaking import Peer, TableRequests
 from trumps.server.tasks import Background
+from trumps.server.timing import TimeSource
 from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["Connection", "Hub", "HubOptions", "LiveTable"]
@@ -96,6 +99,7 @@ class HubOptions:
     finished_ttl: float = FINISHED_TTL
     commit_window: float = 0.002  # seconds a group commit waits for more tables' writes
     max_open_tables: int = 10  # unfinished tables one player may create or sit at
+    fair: FairUse = field(default_factory=FairUse)  # hints and tables per address (quota)
     bot_workers: int = 0  # processes bots think in (0: threads of this process)
     # Tables whose creator did not choose (docs/protocol.md#pacing): `trumps serve` gives
     # normal (ServerSettings); a hub made in code does not wait unless told.
@@ -104,6 +108,7 @@ class HubOptions:
     redis_url: str | None = None  # None: this process is the whole service
     node_id: str | None = None  # this process's name in the service (default: made up)
     redis_prefix: str = "trumps:"  # of its keys and channels: services may share a Redis
+    time: TimeSource | None = None  # the tables' timers (None: the loop's; tests: ManualTime)
 
 
 class Hub(TableRequests):
@@ -134,6 +139,11 @@ class Hub(TableRequests):
         )
         if self.cluster is not None:
             self.lobby.on_row = self.cluster.publish_row
+        # Budgets per player and address: shared by every process of a service.
+        self.counters = Counters(
+            self.cluster.bus.redis if self.cluster is not None else None,
+            self.options.redis_prefix,
+        )
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -170,11 +180,14 @@ class Hub(TableRequests):
             bot_time=self.options.bot_time,
             started_at=running.record.get("started"),
             stored=running,
+            time=self.options.time,
         )
         creator = meta.get("creator")
         table.labels = {"rules_name": meta.get("rules_name"), "creator": creator}
+        address = meta.get("address")
+        table.labels = {**table.labels, "address": address} if address else table.labels
         self.tables[table.table_id] = LiveTable(
-            table, rules_name=meta.get("rules_name"), creator=creator
+            table, rules_name=meta.get("rules_name"), creator=creator, address=address
         )
         table.launch()
         self.lobby.table_changed(self.tables[table.table_id])
@@ -217,8 +230,10 @@ class Hub(TableRequests):
         return True, "ready"
 
     # -- connections ------------------------------------------------------------------------
-    def connect(self) -> Connection:
+    def connect(self, address: str | None = None) -> Connection:
+        """A new connection from ``address`` (the client's IP; None: not known)."""
         conn = Connection()
+        conn.address = address
         self.connections.add(conn)
         self._by_id[conn.id] = conn
         return conn
@@ -390,6 +405,26 @@ class Hub(TableRequests):
             self._drop(table.table_id)  # everyone left before the start
             self._forget(table.table_id)
 
+    def table_expired(self, table: Table) -> None:
+        """``table`` gave itself up unfinished (bots nobody watched, or a game that never
+        started): everyone at it and its creator are told, and it is gone, row and all."""
+        live = self.tables.get(table.table_id)
+        if live is None or table.expired is None:
+            return
+        msg = TableClosed(table_id=table.table_id, reason=table.expired)  # type: ignore[arg-type]
+        for sub in table.subscribers():
+            sub.put_nowait(msg)
+        if live.creator is not None:
+            if self.cluster is not None:
+                self.cluster.offer({live.creator}, msg)  # on whichever process it is
+            else:
+                for conn in self.connections:
+                    if conn.player == live.creator and conn not in table.subscribers():
+                        conn.put_nowait(msg)
+        log.info("table %s given up: %s", table.table_id, table.expired)
+        self._drop(table.table_id)
+        self._forget(table.table_id)
+
     async def table_write(self, table: Table) -> int:
         """Store what changed at ``table`` with the other tables' writes (group commit)."""
         write = table.pending_write()
@@ -408,6 +443,7 @@ class Hub(TableRequests):
             live = self.tables.get(table.table_id)
             if live is not None:
                 live.summary = None
+                self._unhold(live)  # finished: no longer counts against its address
                 self.lobby.changed()
                 loop = asyncio.get_running_loop()
                 live.expires = loop.call_later(
@@ -431,6 +467,7 @@ class Hub(TableRequests):
         if live is None:
             return
         self.lobby.forget(table_id)
+        self._unhold(live)
         live.table.submit_stop()
         for conn in self.connections:
             conn.tables.discard(table_id)

@@ -33,6 +33,7 @@ class LiveTable:
     expires: asyncio.TimerHandle | None = None
     creator: int | None = None
     rematch: str | None = None  # the table made for a rematch of this one
+    address: str | None = None  # its creator's address (hashed) while it is unfinished
 
 
 class Lobby:

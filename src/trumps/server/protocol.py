@@ -55,6 +55,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "game_over": "The game at that table has ended.",
     "not_allowed": "Not possible at this table: a hint where people play, a rematch before the end.",
     "rate_limited": "Too many messages on this connection, or too many unfinished tables of yours.",
+    "hint_pending": "A hint for this seat is still being thought: one at a time.",
     "internal_error": "The server failed; the request changed nothing.",
     "unavailable": "The game store cannot be reached just now; the request changed nothing. Try again shortly.",
 }
@@ -78,6 +79,7 @@ ErrorCode: TypeAlias = Literal[
     "game_over",
     "not_allowed",
     "rate_limited",
+    "hint_pending",
     "internal_error",
     "unavailable",
 ]
@@ -487,6 +489,18 @@ class Replaced(_Msg, tag="replaced", kw_only=True):
     seat: SeatNo
 
 
+ClosedReason: TypeAlias = Literal["idle", "not_started"]
+
+
+class TableClosed(_Msg, tag="table_closed", kw_only=True):
+    """The server gave ``table_id`` up unfinished: a table of bots nobody watched for a
+    while (``idle``), or one that never started (``not_started``).  Sent to everyone at it
+    and to its creator; it leaves the lobby list, and requests for it are ``no_such_table``."""
+
+    table_id: Id
+    reason: ClosedReason
+
+
 class Waiting(_Msg, tag="waiting", kw_only=True):
     """Answer to ``quick_match``: waiting for another person to ask for the same game."""
 
@@ -507,6 +521,7 @@ ServerMessage: TypeAlias = (
     | Hint
     | Rematch
     | Replaced
+    | TableClosed
 )
 
 CLIENT_TYPES: Final[dict[str, type[msgspec.Struct]]] = {

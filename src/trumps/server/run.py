@@ -44,6 +44,7 @@ from trumps.server.app import (
 )
 from trumps.server.auth import load_secret, make_private_dir
 from trumps.server.protocol import BotPace
+from trumps.server.quota import FairUse
 from trumps.store import SqlStore
 
 __all__ = [
@@ -300,6 +301,7 @@ def serve(
     sockets_per_address: int = 32,
     hello_timeout: float = 5.0,
     bot_pace: BotPace = "normal",
+    fair: FairUse | None = None,
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -337,6 +339,7 @@ def serve(
         sockets_per_address=sockets_per_address,
         hello_timeout=hello_timeout,
         bot_pace=bot_pace,
+        fair=fair or FairUse(),
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     shown = f"[{host}]" if ":" in host else host

@@ -31,7 +31,7 @@ from trumps.ai import Limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import Game
 from trumps.records import record_of
-from trumps.server.botplay import HINT_LEVEL
+from trumps.server.botplay import HINT_LEVEL, UNSTARTED_END
 from trumps.server.bots import BotRunner
 from trumps.server.clock import TIMEOUT_FLOOR
 from trumps.server.commands import (
@@ -41,6 +41,7 @@ from trumps.server.commands import (
     Command,
     ConnCommand,
     Disconnect,
+    Expire,
     GraceOver,
     HintCmd,
     Join,
@@ -104,6 +105,9 @@ class TableListener(Protocol):
 
     def table_changed(self, table: Table) -> None:
         """An event happened and is stored: seats, progress or clocks changed."""
+
+    def table_expired(self, table: Table) -> None:
+        """``table`` gave itself up unfinished (``table.expired`` says why): forget it."""
 
     async def table_write(self, table: Table) -> int:
         """Store ``table.pending_write()`` (then call ``table.wrote``); its game id.
@@ -233,6 +237,8 @@ class Table(Persisted):
         for s, seat in enumerate(self.seats):  # a resumed table: everyone is absent
             if seat.owner is not None and seat.conn is None and not seat.away:
                 self._absent(s)
+        if not self.started:
+            self._set_timer("unstarted", UNSTARTED_END, Expire("not_started"))
         self._maybe_bot()
         self._arm_clock()
         try:
@@ -285,6 +291,10 @@ class Table(Persisted):
             held, self._held = self._held, None
             for conn, msg in held:
                 conn.put_nowait(msg)
+        if self.expired is not None:
+            if self.listener is not None:
+                self.listener.table_expired(self)
+            return
         self._maybe_bot()
         if self.number != number:
             self._arm_clock()
@@ -331,6 +341,8 @@ class Table(Persisted):
             self._timeout(command)
         elif isinstance(command, Start):
             self._start_asked = True
+        elif isinstance(command, Expire):
+            self._expire(command)
 
     def _act(self, c: Act) -> None:
         seat = self._seat_of(c.conn)
@@ -447,6 +459,7 @@ class Table(Persisted):
             self.seats[s].owner is not None and self.seats[s].conn is not None for s in humans
         ):
             self.started = True
+            self._cancel_timer("unstarted")
             self.started_at = _now_iso()
             self._moved()
             self._emit("start")

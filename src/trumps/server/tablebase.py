@@ -93,6 +93,7 @@ class TableBase:
         self._subs: dict[Outbox, int | None] = {}  # connection -> seat or None
         self._bot_task: asyncio.Task[None] | None = None
         self._hints: set[asyncio.Task[None]] = set()
+        self._hinting: dict[int, int] = {}  # seat -> its hints being thought
         self._timers = KeyedTimers(self.time)
         self._task: asyncio.Task[None] | None = None
         self._final: dict[str, Any] | None = None
@@ -121,6 +122,10 @@ class TableBase:
             conn.put_nowait(msg)
 
     # -- queries -----------------------------------------------------------------------------
+    def subscribers(self) -> list[Outbox]:
+        """The connections hearing this table (its seats' and its spectators')."""
+        return list(self._subs)
+
     @property
     def levels(self) -> list[str | None]:
         return [seat.level for seat in self.seats]

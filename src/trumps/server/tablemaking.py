@@ -35,6 +35,7 @@ from trumps.server.protocol import (
     Spectate,
     Waiting,
 )
+from trumps.server.quota import CREATION_WINDOW, HINT_WINDOW, Counters, address_key
 from trumps.server.table import (
     Act,
     Chat,
@@ -69,6 +70,7 @@ class TableRequests:
     lobby: Lobby
     runner: BotRunner
     cluster: Cluster | None
+    counters: Counters
     node: str
     _seeds: itertools.count[int]
 
@@ -100,6 +102,34 @@ class TableRequests:
             and (live.creator == player or live.table.seat_of_owner(player) is not None)
         )
 
+    async def _address_refusal(self, conn: Peer) -> str | None:
+        """Why ``conn``'s address may not create a table now (``FairUse``), or None: its
+        unfinished tables, then its creations this minute (one spent if allowed)."""
+        address = getattr(conn, "address", None)
+        if address is None:  # a connection on another process, or not from a socket
+            return None
+        fair, key = self.options.fair, address_key(address)
+        if await self.counters.held(f"tables:{key}") >= fair.tables_per_address:
+            return f"your address has {fair.tables_per_address} unfinished tables"
+        if not await self.counters.spend(
+            f"create:{key}", fair.creations_per_address, CREATION_WINDOW
+        ):
+            return f"your address created {fair.creations_per_address} tables this minute"
+        return None
+
+    def _hold(self, conn: Peer, live: LiveTable) -> None:
+        """``live``'s table counts against its creator's address until it ends."""
+        address = getattr(conn, "address", None)
+        if address is not None:
+            live.address = address_key(address)
+            live.table.labels["address"] = live.address  # for a process that adopts it
+            self._spawn(self.counters.hold(f"tables:{live.address}", live.table.table_id))
+
+    def _unhold(self, live: LiveTable) -> None:
+        if live.address is not None:
+            self._spawn(self.counters.release(f"tables:{live.address}", live.table.table_id))
+            live.address = None
+
     async def _create(self, conn: Peer, msg: CreateTable) -> Table | None:
         if await self._open_tables(conn.player) >= self.options.max_open_tables:
             self._error(
@@ -107,6 +137,10 @@ class TableRequests:
                 "rate_limited",
                 f"you have {self.options.max_open_tables} unfinished tables; finish or leave one",
             )
+            return None
+        refused = await self._address_refusal(conn)
+        if refused is not None:
+            self._error(conn, "rate_limited", f"{refused}; finish or leave one, or wait")
             return None
         try:
             game = new_game(
@@ -151,9 +185,12 @@ class TableRequests:
             listener=self,  # type: ignore[arg-type]
             runner=self.runner,
             bot_time=self.options.bot_time,
+            time=self.options.time,
         )
-        self.tables[table.table_id] = LiveTable(table, rules_name=rules_name, creator=conn.player)
+        live = LiveTable(table, rules_name=rules_name, creator=conn.player)
+        self.tables[table.table_id] = live
         table.labels = {"rules_name": rules_name, "creator": conn.player}
+        self._hold(conn, live)
         table.launch()
         conn.tables.add(table.table_id)
         return table
@@ -211,6 +248,8 @@ class TableRequests:
         elif op == "leave":
             conn.tables.discard(table_id)
             conn.watching.discard(table_id)
+        if op == "hint" and not await self._hint_budget(conn, table_id):
+            return
         if live is not None:
             self._table_command(conn, live, op, fields)
             return
@@ -218,6 +257,25 @@ class TableRequests:
             return
         conn.tables.discard(table_id)
         self._error(conn, "no_such_table", f"no table {table_id!r}", table_id)
+
+    async def _hint_budget(self, conn: Connection, table_id: str) -> bool:
+        """Spend one of the player's and the address's hints (``FairUse``), or say why not."""
+        fair = self.options.fair
+        budgets = [(f"hint:p:{conn.player}", fair.hints_per_player, "you")]
+        if conn.address is not None:
+            budgets.append(
+                (f"hint:a:{address_key(conn.address)}", fair.hints_per_address, "your address")
+            )
+        for key, limit, who in budgets:
+            if not await self.counters.spend(key, limit, HINT_WINDOW):
+                self._error(
+                    conn,
+                    "rate_limited",
+                    f"{who} asked for {limit} hints this hour; try again later",
+                    table_id,
+                )
+                return False
+        return True
 
     def _table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
         """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
@@ -273,6 +331,10 @@ class TableRequests:
             return
         if await self._open_tables(conn.player) >= self.options.max_open_tables:
             self._error(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
+            return
+        refused = await self._address_refusal(conn)
+        if refused is not None:
+            self._error(conn, "rate_limited", refused, old.table_id)
             return
         game = new_game(
             old.game.game_id, players=old.game.players, rules=old.game.rules, seed=self._new_seed()

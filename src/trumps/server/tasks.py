@@ -67,3 +67,8 @@ class Background:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    async def idle(self) -> None:
+        """Wait until the tasks started so far have ended (for tests)."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))

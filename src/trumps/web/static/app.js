@@ -215,6 +215,22 @@ const handlers = {
     renderTitle();
   },
 
+  table_closed(m) {
+    // The server gave the table up unfinished (bots nobody watched, or a game that never
+    // started): it is gone from the lobby list, and from here.
+    status(m.reason === "idle"
+      ? t("A table of bots nobody watched was closed.")
+      : t("A table whose game never started was closed."), "info");
+    S.lobby = (S.lobby ?? []).filter((row) => row.table_id !== m.table_id);
+    renderTables();
+    if (!S.tables.delete(m.table_id)) return;
+    if (S.current === m.table_id) {
+      S.current = S.tables.keys().next().value ?? null;
+      show("lobby");
+    }
+    renderTitle();
+  },
+
   rematch(m) {
     const tb = S.tables.get(m.table_id);
     if (!tb) return;

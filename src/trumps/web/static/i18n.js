@@ -166,6 +166,7 @@ export function errorText(code) {
     stale_event: t("The table moved on before your move arrived."),
     game_over: t("That game is over."),
     rate_limited: t("Too many requests: please slow down."),
+    hint_pending: t("Your hint is still being worked out."),
     internal_error: t("The server failed; nothing changed."),
     unavailable: t("The server cannot store games just now; nothing changed. Trying again shortly."),
     not_allowed: t("That is not possible at this table."),

@@ -1,0 +1,283 @@
+"""Fair use of a hub (issue 17 §1): one hint in flight per seat, hint budgets per player
+and per address, table caps per address, idle tables ended.  The hub runs without a
+network; a slow fake bot holds a hint while the test asks again."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from server.hubkit import decoded, next_of, said
+from trumps.ai.base import Decision
+from trumps.server.auth import Tokens
+from trumps.server.botplay import BOTS_IDLE_END, HINT_LEVEL, UNSTARTED_END
+from trumps.server.bots import BotRequest, BotRunner
+from trumps.server.hub import Connection, Hub, HubOptions
+from trumps.server.protocol import Error, Event, Hint, TableClosed, TableState, Welcome
+from trumps.server.quota import FairUse
+from trumps.server.timing import ManualTime
+from trumps.store import SqlStore
+
+SECRET = "fair-test-secret-0123456789"
+
+
+class HeldHints:
+    """Bots move at once; a hint thinks until ``release`` is set."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def __call__(self, request: BotRequest) -> Decision:
+        if request.level == HINT_LEVEL:
+            assert self.release.wait(30), "never released"
+        return Decision(request.legal[0], "held")
+
+
+def run(
+    tmp_path: Path,
+    body: Callable[[Hub], Awaitable[None]],
+    *,
+    think: Callable[[BotRequest], Decision] | None = None,
+    **options: Any,
+) -> None:
+    async def main() -> None:
+        store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
+        await store.create()
+        hub = Hub(store, Tokens(SECRET), HubOptions(bot_time=0.01, seed=1, **options))
+        if think is not None:
+            hub.runner = BotRunner(0, think=think)
+        await hub.start()
+        try:
+            await asyncio.wait_for(body(hub), 60)
+        finally:
+            await hub.stop()
+            await store.close()
+
+    asyncio.run(main())
+
+
+async def guest(hub: Hub, name: str, address: str = "198.51.100.7") -> Connection:
+    conn = hub.connect(address)
+    await said(hub, conn, {"type": "hello", "protocol": 1, "name": name})
+    await next_of(conn, Welcome)
+    return conn
+
+
+async def my_turn(hub: Hub, conn: Connection) -> str:
+    """``conn`` plays the computer (random) until it is its turn: the table's id."""
+    await said(hub, conn, {"type": "play_computer", "game": "kozyri", "level": "random"})
+    state = await next_of(conn, TableState)
+    if state.legal:
+        return str(state.table_id)
+    while True:
+        msg = await next_of(conn, Event)
+        if msg.legal:
+            return str(msg.table_id)
+
+
+async def refusal(conn: Connection) -> Error:
+    """The next error (other messages before it are skipped)."""
+    while True:
+        raw = await conn.outbox.get()
+        assert raw is not None, "the connection was closed"
+        msg = decoded(raw)
+        if isinstance(msg, Error):
+            return msg
+
+
+async def hint(hub: Hub, conn: Connection, table_id: str) -> Hint | Error:
+    await said(hub, conn, {"type": "hint", "table_id": table_id})
+    while True:
+        raw = await conn.outbox.get()
+        assert raw is not None
+        msg = decoded(raw)
+        if isinstance(msg, Hint | Error):
+            return msg
+
+
+def test_a_second_hint_while_one_is_thought_is_refused(tmp_path: Path) -> None:
+    held = HeldHints()
+
+    async def body(hub: Hub) -> None:
+        me = await guest(hub, "Me")
+        table_id = await my_turn(hub, me)
+        await said(hub, me, {"type": "hint", "table_id": table_id})
+        second = await hint(hub, me, table_id)
+        assert isinstance(second, Error) and second.code == "hint_pending", second
+        assert second.table_id == table_id
+        held.release.set()
+        first = await next_of(me, Hint)
+        assert first.table_id == table_id
+        third = await hint(hub, me, table_id)  # the first one answered: another may come
+        assert isinstance(third, Hint)
+
+    run(tmp_path, body, think=held)
+
+
+def test_hints_have_a_budget_per_player_and_per_address(tmp_path: Path) -> None:
+    async def body(hub: Hub) -> None:
+        ana = await guest(hub, "Ana")
+        table_id = await my_turn(hub, ana)
+        for _ in range(3):
+            assert isinstance(await hint(hub, ana, table_id), Hint)
+        refused = await hint(hub, ana, table_id)
+        assert isinstance(refused, Error) and refused.code == "rate_limited", refused
+        assert "3 hints" in refused.message
+        # A fresh guest from the same address gets what is left of the address's five.
+        bea = await guest(hub, "Bea")
+        other = await my_turn(hub, bea)
+        assert isinstance(await hint(hub, bea, other), Hint)
+        assert isinstance(await hint(hub, bea, other), Hint)
+        refused = await hint(hub, bea, other)
+        assert isinstance(refused, Error) and refused.code == "rate_limited"
+        assert "your address" in refused.message
+        # Another address is not charged for them.
+        cid = await guest(hub, "Cid", address="203.0.113.9")
+        assert isinstance(await hint(hub, cid, await my_turn(hub, cid)), Hint)
+
+    run(tmp_path, body, fair=FairUse(hints_per_player=3, hints_per_address=5))
+
+
+async def create(hub: Hub, conn: Connection) -> TableState | Error:
+    await said(hub, conn, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
+    while True:
+        raw = await conn.outbox.get()
+        assert raw is not None
+        msg = decoded(raw)
+        if isinstance(msg, TableState | Error):
+            return msg
+
+
+def test_an_address_has_a_cap_of_unfinished_tables_whatever_guests_it_uses(
+    tmp_path: Path,
+) -> None:
+    async def body(hub: Hub) -> None:
+        guests = [await guest(hub, f"G{i}") for i in range(3)]
+        made = [await create(hub, guests[i % 3]) for i in range(4)]
+        assert all(isinstance(m, TableState) for m in made), made
+        refused = await create(hub, await guest(hub, "G4"))  # a fresh identity: no matter
+        assert isinstance(refused, Error) and refused.code == "rate_limited", refused
+        assert "4 unfinished tables" in refused.message
+        assert len(hub.tables) == 4
+        elsewhere = await guest(hub, "Far", address="203.0.113.9")
+        assert isinstance(await create(hub, elsewhere), TableState)
+        # A table given up before its start no longer counts.
+        first = made[0]
+        assert isinstance(first, TableState)
+        await said(hub, guests[0], {"type": "leave_table", "table_id": first.table_id})
+        await hub.tables[first.table_id].table.settled()
+        assert first.table_id not in hub.tables
+        await hub._background.idle()
+        assert isinstance(await create(hub, guests[1]), TableState)
+
+    run(tmp_path, body, fair=FairUse(tables_per_address=4, creations_per_address=100))
+
+
+def test_an_address_may_create_only_so_many_tables_a_minute(tmp_path: Path) -> None:
+    async def body(hub: Hub) -> None:
+        for i in range(3):
+            conn = await guest(hub, f"G{i}")
+            made = await create(hub, conn)
+            assert isinstance(made, TableState)
+            await said(hub, conn, {"type": "leave_table", "table_id": made.table_id})
+        refused = await create(hub, await guest(hub, "G3"))
+        assert isinstance(refused, Error) and refused.code == "rate_limited", refused
+        assert "3 tables this minute" in refused.message
+
+    run(tmp_path, body, fair=FairUse(tables_per_address=100, creations_per_address=3))
+
+
+class GatedBots:
+    """Each bot move waits for one ``let(n)`` permit."""
+
+    def __init__(self) -> None:
+        self.permits = threading.Semaphore(0)
+
+    def let(self, moves: int) -> None:
+        self.permits.release(moves)
+
+    def __call__(self, request: BotRequest) -> Decision:
+        assert self.permits.acquire(timeout=30), "never let"
+        return Decision(request.legal[0], "gated")
+
+
+async def closed(conn: Connection) -> TableClosed:
+    return await next_of(conn, TableClosed)  # type: ignore[no-any-return]
+
+
+def test_a_table_of_bots_nobody_watches_stops_and_is_given_up(tmp_path: Path) -> None:
+    time = ManualTime()
+    gate = GatedBots()
+
+    async def body(hub: Hub) -> None:
+        try:
+            await unwatched(hub)
+        finally:
+            gate.let(1000)  # no bot thread left waiting
+
+    async def unwatched(hub: Hub) -> None:
+        me = await guest(hub, "Me")
+        await said(hub, me, {"type": "create_table", "game": "kozyri", "seats": ["easy", "easy"]})
+        table_id = (await next_of(me, TableState)).table_id
+        table = hub.tables[table_id].table
+        assert [s.table_id for s in hub.lobby.summaries()] == [table_id]
+        await said(hub, me, {"type": "leave_table", "table_id": table_id})
+        gate.let(1)  # the move being thought lands; then no more
+        await table.settled()
+        assert len(table.game.history) == 1
+        time.advance(BOTS_IDLE_END - 1)
+        await table.settled()
+        assert len(table.game.history) == 1 and table_id in hub.tables
+        # Somebody watches: the bots go on, and the end is off.
+        watcher = await guest(hub, "Watcher", address="203.0.113.9")
+        await said(hub, watcher, {"type": "spectate", "table_id": table_id})
+        await next_of(watcher, TableState)
+        gate.let(1)
+        while (await next_of(watcher, Event)).kind != "action":
+            pass
+        assert len(table.game.history) == 2
+        await said(hub, watcher, {"type": "leave_table", "table_id": table_id})
+        gate.let(1)
+        await table.settled()
+        assert len(table.game.history) == 3 and not table.over
+        time.advance(BOTS_IDLE_END - 1)  # counted from the last watcher's leaving
+        await table.settled()
+        assert table_id in hub.tables
+        time.advance(1)
+        await table.settled()
+        told = await closed(me)  # its creator is told, though no longer at the table
+        assert (told.table_id, told.reason) == (table_id, "idle")
+        assert table_id not in hub.tables and hub.lobby.summaries() == []
+        await said(hub, me, {"type": "spectate", "table_id": table_id})
+        assert (await refusal(me)).code == "no_such_table"
+
+    run(tmp_path, body, think=gate, time=time)
+
+
+def test_a_table_that_never_starts_is_given_up_after_half_an_hour(tmp_path: Path) -> None:
+    time = ManualTime()
+
+    async def body(hub: Hub) -> None:
+        me = await guest(hub, "Me")
+        made = await create(hub, me)
+        assert isinstance(made, TableState)
+        table = hub.tables[made.table_id].table
+        watcher = await guest(hub, "Watcher")
+        await said(hub, watcher, {"type": "spectate", "table_id": made.table_id})
+        await next_of(watcher, TableState)
+        time.advance(UNSTARTED_END - 1)
+        await table.settled()
+        assert made.table_id in hub.tables
+        time.advance(1)
+        await table.settled()
+        for conn in (me, watcher):
+            told = await closed(conn)
+            assert (told.table_id, told.reason) == (made.table_id, "not_started")
+        assert made.table_id not in hub.tables and hub.lobby.summaries() == []
+        await hub._background.idle()
+        assert await hub.store.running_tables() == []  # its row is gone too
+
+    run(tmp_path, body, time=time)
