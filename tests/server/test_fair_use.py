@@ -16,7 +16,16 @@ from trumps.server.auth import Tokens
 from trumps.server.botplay import BOTS_IDLE_END, HINT_LEVEL, UNSTARTED_END
 from trumps.server.bots import BotRequest, BotRunner
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import Error, Event, Hint, TableClosed, TableState, Welcome
+from trumps.server.lobby import LOBBY_PAGE
+from trumps.server.protocol import (
+    Error,
+    Event,
+    Hint,
+    TableClosed,
+    TableList,
+    TableState,
+    Welcome,
+)
 from trumps.server.quota import FairUse
 from trumps.server.timing import ManualTime
 from trumps.store import SqlStore
@@ -281,3 +290,34 @@ def test_a_table_that_never_starts_is_given_up_after_half_an_hour(tmp_path: Path
         assert await hub.store.running_tables() == []  # its row is gone too
 
     run(tmp_path, body, time=time)
+
+
+def test_the_lobby_list_is_sent_in_pages(tmp_path: Path) -> None:
+    async def body(hub: Hub) -> None:
+        makers = [await guest(hub, f"M{i}", address=f"192.0.2.{i}") for i in range(6)]
+        made = []
+        for conn in makers:
+            for _ in range(9):  # more than one page in all
+                state = await create(hub, conn)
+                assert isinstance(state, TableState), state
+                made.append(state.table_id)
+        assert len(made) > LOBBY_PAGE
+        await hub.lobby.idle()  # the pushes of those changes are out
+        reader = await guest(hub, "Reader")
+        await said(hub, reader, {"type": "list_tables"})  # as an older client asks
+        first = await next_of(reader, TableList)
+        assert len(first.tables) == LOBBY_PAGE and first.offset == 0
+        assert first.total == len(made)
+        await said(hub, reader, {"type": "list_tables", "offset": LOBBY_PAGE})
+        second = await next_of(reader, TableList)
+        assert second.offset == LOBBY_PAGE
+        assert [t.table_id for t in first.tables + second.tables] == made
+        # The pushes keep to the page the connection asked for.
+        await create(hub, makers[0])
+        pushed = await next_of(reader, TableList)
+        assert pushed.offset == LOBBY_PAGE and pushed.total == len(made) + 1
+        assert len(pushed.tables) == len(made) + 1 - LOBBY_PAGE
+        await said(hub, reader, {"type": "list_tables", "offset": -1})
+        assert (await refusal(reader)).code == "bad_field"
+
+    run(tmp_path, body, fair=FairUse(tables_per_address=100, creations_per_address=100))

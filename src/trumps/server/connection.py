@@ -36,7 +36,8 @@ class Connection:
         self.address: str | None = None  # the client's IP address, for its budgets (quota)
         self.tables: set[str] = set()
         self.watching: set[str] = set()  # of ``tables``, those it only watches
-        self.lobby: tuple[bool, str | None] = (False, None)  # watching the list, of a game
+        # Watching the list, of a game, from this row (a page: lobby.LOBBY_PAGE).
+        self.lobby: tuple[bool, str | None, int] = (False, None, 0)
         self.closed = False
         self.budget: Buckets | None = None  # its rate limit, from the first message on
         self.match_key: str | None = None  # where it waits for a quick match (several processes)

@@ -60,7 +60,6 @@ from trumps.server.protocol import (
     QuickMatch,
     Resync,
     TableClosed,
-    TableList,
     Welcome,
     decode_client,
 )
@@ -327,8 +326,8 @@ class Hub(TableRequests):
         elif isinstance(msg, Ping):
             conn.put_nowait(Pong(nonce=msg.nonce))
         elif isinstance(msg, ListTables):
-            conn.lobby = (True, msg.game)
-            conn.put_nowait(TableList(tables=self.lobby.summaries(msg.game)))
+            conn.lobby = (True, msg.game, msg.offset)
+            conn.put_nowait(self.lobby.page(msg.game, msg.offset))
         elif isinstance(msg, CreateTable):
             await self._create(conn, msg)
         elif isinstance(msg, PlayComputer):

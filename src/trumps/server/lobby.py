@@ -18,9 +18,12 @@ from trumps.server.connection import Connection
 from trumps.server.protocol import TableList, TableSummary
 from trumps.server.table import Table
 
-__all__ = ["LOBBY_DEBOUNCE", "LiveTable", "Lobby", "QuickMatches"]
+__all__ = ["LOBBY_DEBOUNCE", "LOBBY_PAGE", "LiveTable", "Lobby", "QuickMatches"]
 
 LOBBY_DEBOUNCE: Final = 0.2  # seconds between live table-list pushes
+#: Tables in one ``table_list``: the list pushed to everyone stays bounded however many
+#: tables there are; a client asks for the next page with ``list_tables``'s ``offset``.
+LOBBY_PAGE: Final = 50
 
 
 @dataclass
@@ -81,6 +84,11 @@ class Lobby:
                 out.append(row)
         return out
 
+    def page(self, game: str | None = None, offset: int = 0) -> TableList:
+        """The ``LOBBY_PAGE`` rows from ``offset`` of the list (of ``game``), and its size."""
+        rows = self.summaries(game)
+        return TableList(tables=rows[offset : offset + LOBBY_PAGE], offset=offset, total=len(rows))
+
     def table_changed(self, live: LiveTable) -> None:
         """``live``'s table changed: push the list if its row did."""
         if live.table.config.private:
@@ -107,13 +115,18 @@ class Lobby:
 
     async def _push(self) -> None:
         await asyncio.sleep(LOBBY_DEBOUNCE)  # debounce: many changes, one push
-        lists: dict[str | None, TableList] = {}
+        lists: dict[tuple[str | None, int], TableList] = {}
         for conn in list(self.connections()):
-            watching, game = conn.lobby
+            watching, game, offset = conn.lobby
             if watching:
-                if game not in lists:
-                    lists[game] = TableList(tables=self.summaries(game))
-                conn.put_nowait(lists[game])
+                if (game, offset) not in lists:
+                    lists[game, offset] = self.page(game, offset)
+                conn.put_nowait(lists[game, offset])
+
+    async def idle(self) -> None:
+        """Wait until the push due is sent (for tests)."""
+        if self._task is not None:
+            await self._task
 
     def close(self) -> None:
         if self._task is not None:

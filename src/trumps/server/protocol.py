@@ -32,6 +32,7 @@ MAX_ACTION_CHARS: Final = 32  # an action string
 MAX_PRESET_CHARS: Final = 32  # a rule preset's name
 MAX_OPTIONS: Final = 32  # entries of a rule options object
 MAX_SECONDS: Final = 24 * 3600  # any duration: clock base and increment, grace
+MAX_LIST_OFFSET: Final = 100_000  # where a page of the table list starts
 # The most seats a table may have: the largest game's (Twenty-Five is for up to 10).
 MAX_SEATS: Final = max(cls.max_players for cls in GAMES.values())
 
@@ -263,9 +264,11 @@ class Spectate(_Msg, tag="spectate", kw_only=True):
 
 
 class ListTables(_Msg, tag="list_tables", kw_only=True):
-    """Ask for the public table list (also pushed on change while in the lobby)."""
+    """Ask for a page of the public table list (also pushed on change while in the lobby):
+    ``lobby.LOBBY_PAGE`` tables from the ``offset``-th."""
 
     game: GameId | None = None
+    offset: Annotated[int, Meta(ge=0, le=MAX_LIST_OFFSET)] = 0
 
 
 class QuickMatch(_Msg, tag="quick_match", kw_only=True):
@@ -383,9 +386,11 @@ class Error(_Msg, tag="error", kw_only=True):
 
 
 class TableList(_Msg, tag="table_list", kw_only=True):
-    """The public tables."""
+    """A page of the public tables: ``tables`` from the ``offset``-th, of ``total``."""
 
     tables: list[TableSummary]
+    offset: int = 0
+    total: int | None = None  # None: not said (all of them are in ``tables``)
 
 
 class TableState(_Msg, tag="table_state", kw_only=True):

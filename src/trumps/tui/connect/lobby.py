@@ -19,6 +19,8 @@ from trumps.tui.connect.model import Change, Msg
 from trumps.tui.connect.net import parse_invite
 from trumps.tui.connect.text import lobby_row, rules_text
 
+LOBBY_PAGE = 50  # tables in one table_list (the server's lobby.LOBBY_PAGE)
+
 __all__ = ["LobbyScreen"]
 
 
@@ -36,13 +38,17 @@ class LobbyScreen(ClientScreen):
         Binding("i", "invite", "Join by id"),
         Binding("t", "my_table", "My table"),
         Binding("h", "history", "History"),
+        Binding("right_square_bracket", "page(1)", "Next tables", show=False),
+        Binding("left_square_bracket", "page(-1)", "Previous tables", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="conn", classes="topline")
         yield Static("", markup=False, id="waiting")
-        yield Label("Public tables — Enter/j join · w watch", classes="heading")
+        yield Label(
+            "Public tables — Enter/j join · w watch", id="tables-heading", classes="heading"
+        )
         table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static("", markup=False, id="mine")
@@ -99,7 +105,20 @@ class LobbyScreen(ClientScreen):
         if change.kind == "error" and change.table_id is None:
             show(self.query_one("#lobby-status", Static), Text(change.text, style="bold red"))
 
+    def action_page(self, step: int) -> None:
+        """The next (1) or previous (-1) page of the public tables (lobby.LOBBY_PAGE)."""
+        st = self.client.state
+        offset = st.lobby_offset + step * LOBBY_PAGE
+        if 0 <= offset < st.lobby_total:
+            self.client.send({"type": "list_tables", "offset": offset})
+
     def _fill_tables(self) -> None:
+        st = self.client.state
+        heading = "Public tables — Enter/j join · w watch"
+        if st.lobby_offset > 0 or len(st.lobby) < st.lobby_total:
+            first, last = st.lobby_offset + 1, st.lobby_offset + len(st.lobby)
+            heading += f" · {first}–{last} of {st.lobby_total} ([ ] pages)"
+        self.query_one("#tables-heading", Label).update(heading)
         table = self.query_one("#tables", DataTable)
         keep = table.cursor_row
         table.clear()

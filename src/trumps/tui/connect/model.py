@@ -206,6 +206,8 @@ class ClientState:
     welcomed: bool = False
     tables: dict[str, TableModel] = field(default_factory=dict)
     lobby: list[Msg] = field(default_factory=list)
+    lobby_offset: int = 0  # where ``lobby`` starts in the whole list (a page of it) …
+    lobby_total: int = 0  # … of this many tables
     waiting: Msg | None = None  # a quick match waiting: {"game", "rules"}
     errors: list[Msg] = field(default_factory=list)
     resumed: list[str] = field(default_factory=list)  # tables the last welcome gave back
@@ -272,6 +274,9 @@ class ClientState:
 
     def _on_table_list(self, m: Msg) -> Change:
         self.lobby = list(m.get("tables") or [])
+        self.lobby_offset = int(m.get("offset") or 0)
+        total = m.get("total")
+        self.lobby_total = len(self.lobby) if total is None else int(total)
         return Change("table_list")
 
     def _on_table_state(self, m: Msg) -> Change:

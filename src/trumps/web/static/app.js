@@ -22,7 +22,8 @@ const S = {
   tables: new Map(), // table id → table (net.js newTable)
   current: null, // the table shown
   section: "lobby",
-  lobby: [], // the last table_list
+  lobby: [], // the last table_list's rows …
+  lobbyPage: { offset: 0, total: 0 }, // … and where they are in the whole list
   waiting: null, // {game, rules} while a quick match waits
   invite: new URLSearchParams(location.search).get("table"), // /?table=ID
   pendingJoin: null, // the invited table we asked to join (table_full → watch it)
@@ -128,6 +129,7 @@ const handlers = {
 
   table_list(m) {
     S.lobby = m.tables ?? [];
+    S.lobbyPage = { offset: m.offset ?? 0, total: m.total ?? S.lobby.length };
     renderTables();
   },
 

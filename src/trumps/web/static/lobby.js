@@ -98,14 +98,30 @@ function seatsText(seats) {
   return seats.map((s) => (s.bot ? botName(s) : s.name ? s.name : t("open seat")));
 }
 
+const LOBBY_PAGE = 50; // tables in one table_list (the server's lobby.LOBBY_PAGE)
+
+/** "Tables 51–100 of 130" with Previous and Next, when the list has more than one page. */
+function pager(list) {
+  const { offset, total } = ctx.state.lobbyPage ?? { offset: 0, total: list.length };
+  if (offset === 0 && list.length >= total) return null;
+  const ask = (at) => ctx.send({ type: "list_tables", offset: at });
+  return el("div", { class: "inline", testid: "lobby-pager" },
+    el("span", { class: "note" }, t("Tables {from}–{to} of {total}", { from: offset + 1, to: offset + list.length, total })),
+    el("button", { type: "button", disabled: offset === 0, onclick: () => ask(Math.max(0, offset - LOBBY_PAGE)) }, t("Previous")),
+    el("button", { type: "button", disabled: offset + list.length >= total, onclick: () => ask(offset + list.length) }, t("Next")));
+}
+
 export function renderTables() {
   if (!parts) return;
   const list = ctx.state.lobby;
   if (!list.length) {
+    const { offset } = ctx.state.lobbyPage ?? { offset: 0 };
+    // A page emptied under us (tables ended): back to the first one.
+    if (offset > 0) ctx.send({ type: "list_tables" });
     put(parts.tables, el("p", { class: "note" }, t("No public tables right now. Create one below!")));
     return;
   }
-  put(parts.tables, el("ul", { class: "plain rows" }, list.map((ts) => {
+  put(parts.tables, pager(list), el("ul", { class: "plain rows" }, list.map((ts) => {
     const mine = ctx.state.tables.get(ts.table_id);
     const rules = typeof ts.rules === "string" ? presetName(ts.rules, presetInfo(ts.game, ts.rules)) : t("custom rules");
     const clock = ts.time_control
