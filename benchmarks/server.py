@@ -30,6 +30,11 @@ Modes (one per run; the default is one window of ``--duration`` seconds):
     again and moved again (its first move event after the kill), then a window of the
     survivor alone, and checks every event any client received against the stored games
     (``trumps.store.SqlStore``): acknowledged moves lost must be 0.
+``--abuse``
+    One client floods hints and opens bot-only tables from fresh guest identities while
+    three players play the computer: their bot-reply p50/p99/max beside the same run without
+    the abuser, and the ratio of the p99s (``benchmarks/server_abuse.py``; ``--duration``
+    seconds each, default 60).
 ``--soak``
     5,000 connected players of whom 1,000 play (250 tables; ``--players``/``--games``
     override), for ``--duration`` (default 1200 s), sampling each server's RSS and
@@ -91,6 +96,7 @@ from typing import Any, Final
 if __package__ in (None, ""):  # run as a script: make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.server_abuse import abuse
 from benchmarks.server_common import (
     RedisProc,
     ServerProc,
@@ -732,6 +738,9 @@ def main() -> None:
     mode.add_argument("--find-capacity", action="store_true", help="the moves/s held at p99 < 100")
     mode.add_argument("--failover", action="store_true", help="SIGKILL one of two processes")
     mode.add_argument("--soak", action="store_true", help="a long run, memory and queues sampled")
+    mode.add_argument(
+        "--abuse", action="store_true", help="bot-reply p99 with and without one abusive client"
+    )
     parser.add_argument("--configs", help="capacity: comma-separated of sqlite, postgres, cluster")
     parser.add_argument("--step-duration", type=float, default=15.0, help="capacity: s per step")
     parser.add_argument("--step-factor", type=float, default=0.7, help="capacity: think x this")
@@ -763,7 +772,7 @@ def main() -> None:
     if args.players is None:
         args.players = 5000 if args.soak else 1000
     if args.duration is None:
-        args.duration = 1200.0 if args.soak else 30.0
+        args.duration = 1200.0 if args.soak else 60.0 if args.abuse else 30.0
     if args.processes is None:
         args.processes = 2 if (args.failover or args.find_capacity) else 1
     if not 2 <= args.seats <= 8:
@@ -799,6 +808,8 @@ def main() -> None:
             figures = failover(args, workdir)
         elif args.soak:
             figures = soak(args, workdir)
+        elif args.abuse:
+            figures = abuse(args, workdir)
         else:
             figures = run_once(args, workdir)
         figures["options"] = dict(vars(args))
