@@ -160,6 +160,9 @@ class BotPlay(Seats):
     def _maybe_bot(self) -> None:
         seat = self.game.current_player
         if self.started and not self._watched():
+            if self._bot_task is not None:  # not wanted now: its place in the queue goes
+                self._bot_task.cancel()
+                self._bot_task = None
             return
         if (
             not self.started

@@ -435,6 +435,8 @@ class Hub(TableRequests):
         )
         result = await self.committer.write(write)
         if isinstance(result, Fenced):  # another process owns the table now
+            if live is not None:
+                live.address = None  # it still counts against its address, over there
             self._drop(table.table_id)
             raise result
         table.wrote(write, result)
