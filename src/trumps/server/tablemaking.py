@@ -138,16 +138,16 @@ class TableRequests:
                 f"you have {self.options.max_open_tables} unfinished tables; finish or leave one",
             )
             return None
-        refused = await self._address_refusal(conn)
-        if refused is not None:
-            self._error(conn, "rate_limited", f"{refused}; finish or leave one, or wait")
-            return None
         try:
             game = new_game(
                 msg.game, players=len(msg.seats), rules=msg.rules, seed=self._new_seed()
             )
         except (TrumpsError, ValueError, TypeError) as e:
             self._error(conn, "bad_rules", str(e))
+            return None
+        refused = await self._address_refusal(conn)  # a request refused above spends none
+        if refused is not None:
+            self._error(conn, "rate_limited", f"{refused}; finish or leave one, or wait")
             return None
         levels = [None if kind == "human" else kind for kind in msg.seats]
         config = TableConfig(
