@@ -76,3 +76,19 @@ def test_history_does_not_count_a_game_a_bot_finished_as_the_players() -> None:
     assert HistoryScreen._row(base)[3].startswith("won")
     row = HistoryScreen._row({**base, "by_bot": [0]})
     assert row[3].startswith("finished by a bot") and "won" not in row[3]
+
+
+def test_a_table_the_server_gave_up_is_said_and_leaves_the_lobby_list() -> None:
+    state = ClientState()
+    state.apply({"type": "table_list", "tables": [{"table_id": "t-1"}, {"table_id": "t-2"}]})
+    state.apply(
+        {"type": "table_state", "table_id": "t-1", "game": "kozyri", "rules": {},
+         "seats": [{"seat": 0, "name": "Ana"}, {"seat": 1}], "seat": 0,
+         "event": 1, "view": {"hands": [["AS"], {"count": 1, "known": []}]}, "legal": [],
+         "to_move": None, "log": []}
+    )  # fmt: skip
+    change = state.apply({"type": "table_closed", "table_id": "t-1", "reason": "not_started"})
+    assert change.kind == "table_list" and "never started" in change.text
+    assert [row["table_id"] for row in state.lobby] == ["t-2"]
+    assert state.tables["t-1"].legal == []
+    assert any("never started" in str(i.data) for i in state.tables["t-1"].feed)

@@ -104,6 +104,8 @@ class LobbyScreen(ClientScreen):
             show(self.query_one("#mine", Static), "")
         if change.kind == "error" and change.table_id is None:
             show(self.query_one("#lobby-status", Static), Text(change.text, style="bold red"))
+        elif change.kind == "table_list" and change.text:  # a table the server gave up
+            show(self.query_one("#lobby-status", Static), Text(change.text, style="bold yellow"))
 
     def action_page(self, step: int) -> None:
         """The next (1) or previous (-1) page of the public tables (lobby.LOBBY_PAGE)."""

@@ -272,6 +272,21 @@ class ClientState:
             t.note(text, "bold red")
         return Change("error", table_id if t is not None else None, send=send, text=text)
 
+    def _on_table_closed(self, m: Msg) -> Change:
+        """The server gave a table up unfinished (docs/protocol.md#table_closed)."""
+        table_id = str(m.get("table_id"))
+        if m.get("reason") == "idle":
+            text = "The server closed a table of bots nobody watched."
+        else:
+            text = "The server closed a table whose game never started."
+        self.lobby = [row for row in self.lobby if row.get("table_id") != table_id]
+        self.lobby_total = max(0, self.lobby_total - 1)
+        t = self.tables.get(table_id)
+        if t is not None:
+            t.legal = []
+            t.note(text, "bold yellow")
+        return Change("table_list", table_id if t is not None else None, text=text)
+
     def _on_table_list(self, m: Msg) -> Change:
         self.lobby = list(m.get("tables") or [])
         self.lobby_offset = int(m.get("offset") or 0)
