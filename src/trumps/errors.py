@@ -26,7 +26,18 @@ class InvalidPosition(TrumpsError):
 
 
 class InvalidRules(TrumpsError):
-    """An unknown rule option or preset, or a value the option does not take."""
+    """An unknown rule option or preset, or a value the option does not take.
+
+    ``option`` names the rule option at fault when there is one, and ``fits`` the player
+    counts its value would fit when it is the count that does not (a client words both in
+    the player's language: docs/protocol.md, error ``rule``)."""
+
+    def __init__(
+        self, message: str, *, option: str | None = None, fits: tuple[int, ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.option = option
+        self.fits = fits
 
 
 class InvalidRecord(TrumpsError):

@@ -114,21 +114,30 @@ class Option:
                 if value == choice and type(value) is type(choice):
                     return value
             shown = ", ".join(repr(c) for c in self.choices)
-            raise InvalidRules(f"rule option {self.name!r} takes one of {shown}, not {value!r}")
+            raise InvalidRules(
+                f"rule option {self.name!r} takes one of {shown}, not {value!r}", option=self.name
+            )
         if isinstance(self.default, bool):
             if isinstance(value, bool):
                 return value
-            raise InvalidRules(f"rule option {self.name!r} takes true or false, not {value!r}")
+            raise InvalidRules(
+                f"rule option {self.name!r} takes true or false, not {value!r}", option=self.name
+            )
         if isinstance(self.default, int):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidRules(f"rule option {self.name!r} takes a whole number, not {value!r}")
+                raise InvalidRules(
+                    f"rule option {self.name!r} takes a whole number, not {value!r}",
+                    option=self.name,
+                )
             if self.minimum is not None and value < self.minimum:
                 raise InvalidRules(
-                    f"rule option {self.name!r} must be at least {self.minimum}, not {value}"
+                    f"rule option {self.name!r} must be at least {self.minimum}, not {value}",
+                    option=self.name,
                 )
             if self.maximum is not None and value > self.maximum:
                 raise InvalidRules(
-                    f"rule option {self.name!r} must be at most {self.maximum}, not {value}"
+                    f"rule option {self.name!r} must be at most {self.maximum}, not {value}",
+                    option=self.name,
                 )
             return value
         raise AssertionError(f"option {self.name} has an unsupported default")
@@ -142,17 +151,22 @@ class Option:
                 if word.lower() == _written(choice).lower():
                     return choice
             shown = ", ".join(_written(c) for c in self.choices)
-            raise InvalidRules(f"rule option {self.name!r} takes one of {shown}, not {word!r}")
+            raise InvalidRules(
+                f"rule option {self.name!r} takes one of {shown}, not {word!r}", option=self.name
+            )
         if isinstance(self.default, bool):
             if word.lower() in _TRUE or word.lower() in _FALSE:
                 return word.lower() in _TRUE
-            raise InvalidRules(f"rule option {self.name!r} takes true or false, not {word!r}")
+            raise InvalidRules(
+                f"rule option {self.name!r} takes true or false, not {word!r}", option=self.name
+            )
         if isinstance(self.default, int):
             try:
                 number = int(word)
             except ValueError:
                 raise InvalidRules(
-                    f"rule option {self.name!r} takes a whole number, not {word!r}"
+                    f"rule option {self.name!r} takes a whole number, not {word!r}",
+                    option=self.name,
                 ) from None
             return self.check(number)
         raise AssertionError(f"option {self.name} has an unsupported default")
@@ -224,7 +238,8 @@ def resolve_rules(
             continue
         if name not in options:
             raise InvalidRules(
-                f"{game_id} has no rule option {name!r} (options: {', '.join(options)})"
+                f"{game_id} has no rule option {name!r} (options: {', '.join(options)})",
+                option=name,
             )
         out[name] = options[name].check(value)
     return out, preset.players
@@ -260,7 +275,8 @@ def rules_from_text(
             continue
         if name not in options:
             raise InvalidRules(
-                f"{game_id} has no rule option {name!r} (options: {', '.join(options)})"
+                f"{game_id} has no rule option {name!r} (options: {', '.join(options)})",
+                option=name,
             )
         if name in chosen:
             raise InvalidRules(f"rule option {name!r} is given twice")

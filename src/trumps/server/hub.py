@@ -59,6 +59,7 @@ from trumps.server.protocol import (
     ProtocolError,
     QuickMatch,
     Resync,
+    RuleFault,
     TableClosed,
     Welcome,
     decode_client,
@@ -310,9 +311,14 @@ class Hub(TableRequests):
         )
 
     def _error(
-        self, conn: Peer, code: ErrorCode, message: str, table_id: str | None = None
+        self,
+        conn: Peer,
+        code: ErrorCode,
+        message: str,
+        table_id: str | None = None,
+        rule: RuleFault | None = None,
     ) -> None:
-        conn.put_nowait(Error(code=code, message=message, table_id=table_id))
+        conn.put_nowait(Error(code=code, message=message, table_id=table_id, rule=rule))
 
     async def _dispatch(self, conn: Connection, msg: ClientMessage) -> None:
         if conn.player is None:

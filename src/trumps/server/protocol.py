@@ -157,6 +157,15 @@ class WhyNot(_Part, kw_only=True):
     suit: str | None = None
 
 
+class RuleFault(_Part, kw_only=True):
+    """Which rule option a ``bad_rules`` error is about (``trumps.InvalidRules``): its
+    ``option`` name and, when it is the number of seats that does not fit its value, the
+    player counts that would (``fits``); clients word it in the player's language."""
+
+    option: Annotated[str, Meta(max_length=MAX_PRESET_CHARS)]
+    fits: list[int] = []
+
+
 class TimeControl(_Part, kw_only=True):
     """A Fischer clock: ``base`` seconds per player plus ``increment`` seconds per move."""
 
@@ -383,6 +392,7 @@ class Error(_Msg, tag="error", kw_only=True):
     message: str
     table_id: Id | None = None
     why: WhyNot | None = None
+    rule: RuleFault | None = None  # with bad_rules: the option at fault, when one is
 
 
 class TableList(_Msg, tag="table_list", kw_only=True):

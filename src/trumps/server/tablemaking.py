@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from trumps.errors import TrumpsError
+from trumps.errors import InvalidRules, TrumpsError
 from trumps.games import Game, new_game
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
@@ -32,6 +32,7 @@ from trumps.server.protocol import (
     RematchAsk,
     Resign,
     Resync,
+    RuleFault,
     Spectate,
     Waiting,
 )
@@ -78,7 +79,12 @@ class TableRequests:
         raise NotImplementedError
 
     def _error(
-        self, conn: Peer, code: ErrorCode, message: str, table_id: str | None = None
+        self,
+        conn: Peer,
+        code: ErrorCode,
+        message: str,
+        table_id: str | None = None,
+        rule: RuleFault | None = None,
     ) -> None:
         raise NotImplementedError
 
@@ -142,6 +148,10 @@ class TableRequests:
             game = new_game(
                 msg.game, players=len(msg.seats), rules=msg.rules, seed=self._new_seed()
             )
+        except InvalidRules as e:  # the option at fault, for the page to word (and mark)
+            fault = None if e.option is None else RuleFault(option=e.option, fits=list(e.fits))
+            self._error(conn, "bad_rules", str(e), rule=fault)
+            return None
         except (TrumpsError, ValueError, TypeError) as e:
             self._error(conn, "bad_rules", str(e))
             return None

@@ -96,7 +96,9 @@ def seat_teams(players: int, team_size: object) -> list[list[int]] | None:
     if not isinstance(team_size, int) or players not in fits.get(team_size, ()):
         raise InvalidRules(
             f"twentyfive rule teams={team_size!r} does not fit {players} players "
-            "(pairs need 4, 6, 8 or 10 players; threes need 6 or 9)"
+            "(pairs need 4, 6, 8 or 10 players; threes need 6 or 9)",
+            option="teams",
+            fits=fits.get(team_size, ()) if isinstance(team_size, int) else (),
         )
     count = players // team_size
     return [[s for s in range(players) if s % count == t] for t in range(count)]

@@ -13,7 +13,7 @@ import { deck4, setDeck4 } from "./cards.js";
 import { alertsOn, noteTurn, setAlerts } from "./notify.js";
 import { Net, applyEvent, applySnapshot, newTable } from "./net.js";
 import { canAct, mountTable, onTableKey, renderTable, resetLists } from "./table.js";
-import { mountLobby, renderMine, renderQuick, renderTables } from "./lobby.js";
+import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 
 const S = {
@@ -121,6 +121,8 @@ const handlers = {
     if (m.code === "stale_event" && tb) {
       tb.resyncing = send({ type: "resync", table_id: tb.id, last_event: tb.event });
       status(errorText(m.code), "info");
+    } else if (m.code === "bad_rules" && !m.table_id && showCreateError(m)) {
+      // said in the form, by the option at fault; nothing was created
     } else {
       status((m.code === "illegal_action" && whyText(m.why)) || errorText(m.code), "error", m.message);
     }
@@ -141,6 +143,7 @@ const handlers = {
       for (const c of m.chat ?? []) tb.chat.push({ number: ++tb.chatSeq, seat: c.seat, name: c.name, text: c.text });
     }
     if (S.pendingJoin === tb.id) S.pendingJoin = null;
+    if (!known) createAnswered();
     if (!known) {
       S.tables.set(tb.id, tb);
       S.waiting = null;

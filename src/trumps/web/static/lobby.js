@@ -2,8 +2,9 @@
 // (join, watch, quick match), your open tables and the form to create a table.
 
 import { bdi, el, fill, load, put, save, select } from "./dom.js";
-import { botName, gameName, listed, levelName, num, plural, presetName, t } from "./i18n.js";
+import { botName, errorText, gameName, lang, listed, levelName, num, plural, presetName, t } from "./i18n.js";
 import { botPace } from "./trickview.js";
+import { changesFrom, optionLabel, presetOf, resolve, rulesLine, valueLabel } from "./rulesview.js";
 
 // The games, their player counts and presets, and the bot levels come from the server
 // (GET /api/catalog, loaded by app.js): the page keeps no copy of them.
@@ -14,9 +15,6 @@ const gameOptions = () => games().map((g) => [g.id, gameName(g.id, g.title)]);
 const levelOptions = () => levels().map((l) => [l.level, levelName(l.level, l.name)]);
 /** A preset's label: the translated name, else the server's own description. */
 const presetLabel = (p) => presetName(p.name, p);
-/** The catalog entry of a game's preset, known by its name or an alias. */
-const presetInfo = (game, name) => games().find((g) => g.id === game)?.presets
-  .find((p) => p.name === name || p.aliases.includes(name)) ?? null;
 /** value if it is one of the options, else the first option's value. */
 const oneOf = (options, value) => (options.some(([v]) => v === value) ? value : options[0]?.[0]);
 const CLOCKS = ["none", "1+2", "3+2", "5+5", "10+5", "20+10"]; // minutes + seconds per move
@@ -123,7 +121,8 @@ export function renderTables() {
   }
   put(parts.tables, pager(list), el("ul", { class: "plain rows" }, list.map((ts) => {
     const mine = ctx.state.tables.get(ts.table_id);
-    const rules = typeof ts.rules === "string" ? presetName(ts.rules, presetInfo(ts.game, ts.rules)) : t("custom rules");
+    const info = games().find((g) => g.id === ts.game);
+    const rules = el("span", { class: "rules-line", testid: "table-rules" }, rulesLine(info, ts.rules));
     const clock = ts.time_control
       ? t("{m} min + {s} s per move", { m: +(ts.time_control.base / 60).toFixed(1), s: ts.time_control.increment ?? 0 })
       : t("no clock");
@@ -182,6 +181,59 @@ export function renderMine() {
 
 // ------------------------------------------------------------------ create a table
 
+/** Digits as typed (Persian or Arabic-Indic ones too) in Latin, for a number field. */
+const latinDigits = (text) => text.trim().replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+  .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660));
+
+/** One field of the rules editor for a catalog option: a choice, a yes/no box or a whole
+ *  number (written in the page's digits). `get()` is the value to send, as the option takes it. */
+function ruleField(option, onChange) {
+  const id = `rule-${option.name}`;
+  let input;
+  let get;
+  let set;
+  if (option.choices.length) {
+    input = el("select", { id, testid: id }, option.choices.map((c, i) => el("option", { value: String(i) }, valueLabel(option, c))));
+    get = () => option.choices[Number(input.value)];
+    set = (v) => { input.value = String(Math.max(0, option.choices.findIndex((c) => c === v))); };
+  } else if (typeof option.default === "boolean") {
+    input = el("input", { id, testid: id, type: "checkbox" });
+    get = () => input.checked;
+    set = (v) => { input.checked = Boolean(v); };
+  } else {
+    // Text with a numeric keyboard, not type=number: its digits follow the language.
+    input = el("input", { id, testid: id, inputmode: "numeric", autocomplete: "off", maxlength: 9 });
+    get = () => { const text = latinDigits(input.value); return /^\d+$/.test(text) ? Number(text) : input.value.trim(); };
+    set = (v) => { input.value = num(v); };
+  }
+  input.addEventListener(input.tagName === "SELECT" || input.type === "checkbox" ? "change" : "input", onChange);
+  const label = el("label", { for: id }, optionLabel(option));
+  const node = typeof option.default === "boolean" && !option.choices.length
+    ? el("p", { class: "check rule", "data-option": option.name }, input, " ", label)
+    : el("div", { class: "rule", "data-option": option.name }, label, input);
+  return { option, input, get, set, node };
+}
+
+/** The form's error line for a refused create_table (`bad_rules`): the option at fault named
+ *  and marked, in the page's language; null if the error is not about the form. */
+let createError = null;
+
+let creating = false; // a create_table of the form is unanswered
+
+/** A bad_rules error: if it answers the form, say why there, mark the option and keep the
+ *  form as it is (true); else false. */
+export function showCreateError(m) {
+  if (!creating || !createError) return false;
+  creating = false;
+  createError(m);
+  return true;
+}
+
+/** A table opened: the form's request (if any) was answered. */
+export function createAnswered() {
+  creating = false;
+}
+
 function createBox() {
   const f = {};
   f.game = select({ id: "create-game", testid: "create-game" }, gameOptions(), oneOf(gameOptions(), prefs.game));
@@ -193,7 +245,13 @@ function createBox() {
   // A choice, not a number field: its figures follow the language (Persian digits).
   f.grace = select({ id: "create-grace", testid: "create-grace" }, GRACES.map((g) => [String(g), num(g)]), "30");
   f.takeover = select({ id: "create-takeover" }, levelOptions(), oneOf(levelOptions(), "medium"));
+  f.pace = select({ id: "create-pace", testid: "create-pace" },
+    Object.keys(ctx.catalog?.paces ?? { normal: 0 }).map((p) => [p, paceName(p)]), botPace());
   f.private = el("input", { id: "create-private", testid: "create-private", type: "checkbox" });
+  f.rules = el("div", { class: "rule-list", testid: "rules-editor" });
+  f.error = el("p", { class: "form-error", testid: "create-error", role: "alert", hidden: true });
+  let fields = [];
+  let base = null; // the preset the editor started from (custom rules are sent over it)
 
   const seatSelect = (i, value) => select({ id: `seat-${i}`, testid: `seat-${i}` },
     [["human", i === 0 ? t("you") : t("a person")], ...levels().map((l) => [l.level, t("{level} bot", { level: levelName(l.level, l.name) })])], value);
@@ -208,39 +266,109 @@ function createBox() {
     f.count.value = String(Math.min(g.max_players, Math.max(g.min_players, n)));
     fillSeats();
   };
+  const clearError = () => {
+    f.error.hidden = true;
+    for (const x of fields) x.input.removeAttribute("aria-invalid");
+  };
+  const values = () => Object.fromEntries(fields.map((x) => [x.option.name, x.get()]));
+  const presetOptions = (g, custom) => [
+    ...g.presets.map((p) => el("option", { value: p.name }, presetLabel(p))),
+    custom ? el("option", { value: "custom" }, t("custom rules")) : null];
+  // An option changed: the rules are a preset's if they are all its values, else custom.
+  const edited = () => {
+    clearError();
+    const g = gameInfo(f.game.value);
+    const now = values();
+    const match = g.presets.find((p) => changesFrom(g, p, now).length === 0);
+    put(f.preset, ...presetOptions(g, !match));
+    f.preset.value = match ? match.name : "custom";
+  };
+  // A preset chosen: the editor shows its values.
+  const fillRules = () => {
+    const g = gameInfo(f.game.value);
+    base = presetOf(g, f.preset.value) ?? base;
+    const chosen = resolve(g, base?.name ?? g.default_preset);
+    fields = g.options.map((o) => ruleField(o, edited));
+    for (const x of fields) x.set(chosen[x.option.name]);
+    put(f.rules, ...fields.map((x) => x.node));
+  };
   const fillGame = () => {
     const g = gameInfo(f.game.value);
-    put(f.preset, ...g.presets.map((p) => el("option", { value: p.name }, presetLabel(p))));
+    put(f.preset, ...presetOptions(g, false));
     f.preset.value = g.default_preset;
+    base = presetOf(g, g.default_preset);
+    fillRules();
     const was = Number(f.count.value) || g.default_players;
     put(f.count, ...range(g.min_players, g.max_players).map((n) => el("option", { value: n }, num(n))));
     setCount(was);
   };
   // A preset made for a number of players (pagat: four) seats that many.
   f.preset.addEventListener("change", () => {
+    clearError();
+    if (f.preset.value === "custom") return;
     const g = gameInfo(f.game.value);
-    const p = g.presets.find((x) => x.name === f.preset.value);
+    const p = presetOf(g, f.preset.value);
+    put(f.preset, ...presetOptions(g, false));
+    f.preset.value = p.name;
+    fillRules();
     setCount(p?.players ?? Number(f.count.value));
   });
-  f.game.addEventListener("change", () => { f.count.value = ""; fillGame(); });
-  f.count.addEventListener("change", fillSeats);
+  f.game.addEventListener("change", () => { clearError(); f.count.value = ""; fillGame(); });
+  f.count.addEventListener("change", () => { clearError(); fillSeats(); });
   fillGame();
+
+  let sent = null; // the rules values of the last request, to word its error
+  createError = (m) => {
+    const g = gameInfo(f.game.value);
+    const at = m.rule ? fields.find((x) => x.option.name === m.rule.option) : null;
+    const value = at ? valueLabel(at.option, sent?.[at.option.name] ?? at.get()) : "";
+    const fits = m.rule?.fits ?? [];
+    let text = errorText("bad_rules");
+    if (at && fits.length) {
+      text = t("{rule}: “{value}” does not fit {n} players; it needs {counts} players.", {
+        rule: optionLabel(at.option), value, n: Number(f.count.value), counts: either(fits.map(num)) });
+    } else if (at) {
+      text = t("{rule}: “{value}” is not possible in {game}.", { rule: optionLabel(at.option), value, game: gameName(g.id) });
+    }
+    f.error.textContent = text;
+    f.error.hidden = false;
+    if (at) {
+      at.input.setAttribute("aria-invalid", "true");
+      f.more.open = true;
+    }
+  };
 
   const submit = (e) => {
     e.preventDefault();
+    clearError();
+    const g = gameInfo(f.game.value);
+    sent = values();
+    let rules = f.preset.value;
+    if (rules === "custom") { // the options that differ from the preset the editor started from
+      rules = { preset: base.name };
+      for (const o of changesFrom(g, base, sent)) rules[o.name] = sent[o.name];
+    }
     const msg = {
-      type: "create_table", game: f.game.value, rules: f.preset.value,
+      type: "create_table", game: f.game.value, rules,
       seats: [...f.seats.querySelectorAll("select")].map((s) => s.value),
       private: f.private.checked, grace: Math.max(0, Number(f.grace.value) || 0), takeover: f.takeover.value,
+      bot_pace: f.pace.value,
     };
     if (f.clock.value !== "none") {
       const [m, s] = f.clock.value.split("+").map(Number);
       msg.time_control = { base: m * 60, increment: s };
       msg.on_timeout = f.timeout.value;
     }
-    ctx.send(msg);
+    creating = ctx.send(msg) !== false;
   };
   const row = (id, label, input) => [el("label", { for: id }, label), input];
+  f.more = el("details", { testid: "create-more" }, el("summary", {}, t("More options")),
+    el("div", { class: "fields stacked" }, // long labels: each above its field
+      row("create-pace", t("Bots' pace"), f.pace),
+      row("create-timeout", t("When a clock runs out"), f.timeout),
+      row("create-grace", t("Seconds to wait for a lost connection"), f.grace),
+      row("create-takeover", t("Bot that plays for an absent player"), f.takeover)),
+    el("fieldset", {}, el("legend", {}, t("Rules of the game")), f.rules));
   return el("form", { class: "box", testid: "create-form", onsubmit: submit },
     el("h2", {}, t("Create a table")),
     el("div", { class: "fields" },
@@ -249,12 +377,22 @@ function createBox() {
     el("fieldset", {}, el("legend", {}, t("Who sits where")), f.seats),
     el("div", { class: "fields" }, row("create-clock", t("Clock"), f.clock)),
     el("p", { class: "check" }, f.private, " ", el("label", { for: "create-private" }, t("Private: only people with the invite link can join"))),
-    el("details", {}, el("summary", {}, t("More options")),
-      el("div", { class: "fields stacked" }, // long labels: each above its field
-        row("create-timeout", t("When a clock runs out"), f.timeout),
-        row("create-grace", t("Seconds to wait for a lost connection"), f.grace),
-        row("create-takeover", t("Bot that plays for an absent player"), f.takeover))),
+    f.more, f.error,
     el("button", { type: "submit", class: "primary", testid: "create-submit" }, t("Create the table")));
+}
+
+/** "4, 6, 8 or 10" in the page's language. */
+function either(items) {
+  try {
+    return new Intl.ListFormat(lang(), { type: "disjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
+
+/** A bot pace's name (the catalog's `paces`: docs/protocol.md#pacing). */
+function paceName(pace) {
+  return { normal: t("like a person"), fast: t("fast"), instant: t("at once") }[pace] ?? pace;
 }
 
 // ------------------------------------------------------------------ name and account

@@ -7,6 +7,7 @@
 
 import { bdi, el, fill, put, reducedMotion } from "./dom.js";
 import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
+import { rulesLine } from "./rulesview.js";
 import { botName, cardName, gameName, levelName, num, plural, suitName, t } from "./i18n.js";
 import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcomeNodes, seatBox } from "./board.js";
 import { clockLeft, LOG_MAX } from "./net.js";
@@ -100,7 +101,9 @@ export function renderTable(tb) {
   if (!parts || !tb) return;
   const focused = document.activeElement?.closest?.("[data-focus-key]")?.dataset.focusKey ?? null;
   const role = tb.seat === null ? t("watching") : t("you are {name}", { name: seatLabel(tb, tb.seat) });
-  put(parts.title, el("span", {}, gameName(tb.game)), " ", el("small", {}, bdi(role)));
+  put(parts.title, el("span", {}, gameName(tb.game)), " ", el("small", {}, bdi(role)),
+    el("small", { class: "t-rules", testid: "table-rules" },
+      rulesLine(ctx.catalog?.games?.find((g) => g.id === tb.game), tb.rules)));
   put(parts.turn, ...turnNodes(tb));
   parts.turn.classList.toggle("mine", canAct(tb) || (tb.seat === tb.to_move && tb.sent));
   // Hooks for tests and assistive tools: the event shown, and whether I may act now.
