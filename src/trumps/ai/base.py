@@ -31,7 +31,10 @@ class Explain:
     ``only_move``; ``neutral_trump`` (K3); ``sampled`` (``percent``: the action's mean
     score over ``deals`` sampled deals, the best of the legal actions); ``solved_win`` and
     ``solved_loss`` (``moves``: plies to the end with best play), ``solved_draw``;
-    ``searched`` (``depth`` plies ahead, ``percent``: the estimated chance to win).
+    ``all_win`` (every action won in every deal tried); ``searched`` (``depth`` plies ahead,
+    ``percent``: the estimated chance to win).  The rules-of-thumb bots (``easy``,
+    ``medium``) give the codes of their rules: ``beat_cheapest``, ``win_cheaply``,
+    ``take_cheap`` (``cards``) … — docs/protocol.md#hint lists them all.
     """
 
     code: str

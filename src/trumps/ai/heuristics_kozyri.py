@@ -28,8 +28,8 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from trumps.ai.base import Bot, Decision, Limits
-from trumps.ai.simple import hand_size, kozyri_trump_of, next_active_seat
+from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
+from trumps.ai.simple import CANNOT_BEAT, hand_size, kozyri_trump_of, next_active_seat
 from trumps.cards import card_str, parse_card, rank_of, suit_of
 from trumps.games.kozyri.rules import beats, pack, take_count
 
@@ -131,9 +131,13 @@ class KozyriMediumBot(Bot):
         self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
     ) -> Decision:
         if legal[0].startswith("trump "):
-            return Decision(rng.choice(legal), "the trump choice is neutral (K3): any free suit")
+            return Decision(
+                rng.choice(legal),
+                "the trump choice is neutral (K3): any free suit",
+                explain=NEUTRAL_TRUMP,
+            )
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
         t = _Table(view)
         if t.pile and not view.get("owes_second", False):
             return _beat_or_take(t, legal, rng)
@@ -191,20 +195,24 @@ def _attack(t: _Table, legal: list[str], rng: random.Random, leading: bool) -> D
     who = t.others.get(t.next)
     c = parse_card(best)
     if len(t.hand) == 1:
-        why = "play the last card and go out (K14)"
+        why, code = "play the last card and go out (K14)", "go_out"
     elif who is not None and t.p_can_beat(who, c) == 0.0:
-        why = f"{best}: the next player cannot beat it and must pick up (K12)"
+        why, code = f"{best}: the next player cannot beat it and must pick up (K12)", "unbeatable"
     elif who is not None and who.trump is not None and suit_of(c) == who.trump:
         why = f"{best}: of the next player's trump, only a higher one beats it (K9)"
+        code = "their_trump"
     else:
-        why = f"{best}: cheap for us, costly for the next player to beat"
-    return Decision(best, ("lead " if leading else "second card ") + why, _values(scores))
+        why, code = f"{best}: cheap for us, costly for the next player to beat", "cheap_attack"
+    why = ("lead " if leading else "second card ") + why
+    return Decision(best, why, _values(scores), Explain(code))
 
 
 def _beat_or_take(t: _Table, legal: list[str], rng: random.Random) -> Decision:
     beaters = [parse_card(a) for a in legal if a != "take"]
     if not beaters:
-        return Decision("take", "no card beats the top card: pick up (K8, K12)")
+        return Decision(
+            "take", "no card beats the top card: pick up (K8, K12)", explain=CANNOT_BEAT
+        )
     # The second card each beater would leave: precompute every card's attack score
     # (the pile will hold the beater too), then the best one other than the beater.
     rest = len(t.hand) - 2
@@ -232,14 +240,18 @@ def _beat_or_take(t: _Table, legal: list[str], rng: random.Random) -> Decision:
         scores["take"] = -float(k) + kept - _TEMPO
     best = _best(scores, rng)
     if best == "take":
-        why = "pick up: every beat spends a top trump or lets the next player out (K11)"
+        why, code = (
+            "pick up: every beat spends a top trump or lets the next player out (K11)",
+            "take_costly",
+        )
     elif len(t.hand) <= 2:
-        why = f"beat with {best} and go out (K14)"
+        why, code = f"beat with {best} and go out (K14)", "beat_and_go_out"
     else:
         b = parse_card(best)
         kind = "own trump" if t.trump is not None and suit_of(b) == t.trump else "card"
         why = f"beat with {best}, the cheapest {kind} that keeps a good second card"
-    return Decision(best, why, _values(scores))
+        code = "beat_cheapest"
+    return Decision(best, why, _values(scores), Explain(code))
 
 
 def _going_out_by_beating(t: _Table, b: int) -> float:

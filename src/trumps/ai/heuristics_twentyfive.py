@@ -27,7 +27,8 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from trumps.ai.base import Bot, Decision, Limits
+from trumps.ai.base import ONLY_MOVE, Bot, Decision, Explain, Limits
+from trumps.ai.simple import JOKER_DISCARD, ROB_WEAKEST
 from trumps.ai.views import unseen_cards
 from trumps.cards import SUITS, card_str, parse_card, rank_of, suit_of
 from trumps.games.twentyfive.rules import TrickRules
@@ -134,7 +135,7 @@ class TwentyFiveMediumBot(Bot):
         self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
     ) -> Decision:
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
         if view.get("trump") is None:
             return _joker_discard(view, legal, rng)
         t = _Table(view)
@@ -173,7 +174,11 @@ def _joker_discard(view: dict[str, Any], legal: list[str], rng: random.Random) -
 
     low = min(keep(a) for a in legal)
     tied = sorted(a for a in legal if keep(a) == low)
-    return Decision(rng.choice(tied), "discard the lowest card; trumps are not yet known (F17a)")
+    return Decision(
+        rng.choice(tied),
+        "discard the lowest card; trumps are not yet known (F17a)",
+        explain=JOKER_DISCARD,
+    )
 
 
 def _rob(t: _Table, robs: list[str], rng: random.Random) -> Decision:
@@ -184,7 +189,9 @@ def _rob(t: _Table, robs: list[str], rng: random.Random) -> Decision:
         scores[c] = -t.future(c) - (1.0 if t.ranker.is_trump(c) else 0.0)
     c = _pick(scores, t, rng)
     return Decision(
-        f"rob {card_str(c)}", f"rob the turn-up, discarding the weakest card {card_str(c)} (F9)"
+        f"rob {card_str(c)}",
+        f"rob the turn-up, discarding the weakest card {card_str(c)} (F9)",
+        explain=ROB_WEAKEST,
     )
 
 
@@ -197,23 +204,45 @@ def _lead(t: _Table, cards: list[int], rng: random.Random) -> Decision:
     if t.weight >= _WINS_GAME:
         # F16: one more trick wins us the game: lead the card most likely to take it.
         best = _pick(dict(p_win), t, rng)
-        return Decision(card_str(best), "one trick wins the game (F16): lead the surest card")
+        return Decision(
+            card_str(best),
+            "one trick wins the game (F16): lead the surest card",
+            explain=Explain("lead_sure"),
+        )
     masters = [c for c in trumps if p_win[c] >= 0.999]
     if masters:
         # The lowest sure winner: the higher ones (the 5 may renege, F14) keep for later.
         best = min(masters, key=r.value)
-        return Decision(card_str(best), "lead a master trump: nobody can beat it")
+        return Decision(
+            card_str(best),
+            "lead a master trump: nobody can beat it",
+            explain=Explain("master_trump"),
+        )
     if len(trumps) >= 3 or (len(trumps) >= 2 and r.may_renege(trumps[-1])):
-        return Decision(card_str(trumps[-1]), "holding several trumps: lead high to draw trumps")
+        return Decision(
+            card_str(trumps[-1]),
+            "holding several trumps: lead high to draw trumps",
+            explain=Explain("draw_trumps"),
+        )
     if plain:
         strong = max(plain, key=lambda c: (p_win[c], r.value(c)))
         if p_win[strong] >= 0.45:
-            return Decision(card_str(strong), "lead a strong plain card that will probably hold")
+            return Decision(
+                card_str(strong),
+                "lead a strong plain card that will probably hold",
+                explain=Explain("lead_strong"),
+            )
         scores = {c: -t.future(c) - r.value(c) / 1000.0 for c in plain}
         best = _pick(scores, t, rng)
-        return Decision(card_str(best), "duck: lead a low plain card, keep the trumps")
+        return Decision(
+            card_str(best),
+            "duck: lead a low plain card, keep the trumps",
+            explain=Explain("duck"),
+        )
     best = max(cards, key=lambda c: (p_win[c], r.value(c)))
-    return Decision(card_str(best), "only trumps: lead the strongest")
+    return Decision(
+        card_str(best), "only trumps: lead the strongest", explain=Explain("only_trumps")
+    )
 
 
 def _follow(t: _Table, cards: list[int], rng: random.Random) -> Decision:
@@ -238,16 +267,17 @@ def _follow(t: _Table, cards: list[int], rng: random.Random) -> Decision:
     best = _pick(scores, t, rng)
     pc = r.power(best, led)
     if pc > power:
-        why = "win the trick as cheaply as will hold"
+        why, code = "win the trick as cheaply as will hold", "win_cheaply"
         if not after:
-            why = "last to play: win with the cheapest card that does"
+            why, code = "last to play: win with the cheapest card that does", "win_last"
     elif ours:
-        why = "the trick is our side's: do not overtake, discard the weakest"
+        why, code = "the trick is our side's: do not overtake, discard the weakest", "trick_ours"
     else:
-        why = "the trick is lost: keep the good cards, discard the weakest"
+        why, code = "the trick is lost: keep the good cards, discard the weakest", "trick_lost"
     if not r.is_trump(best) and any(r.privileged(c, led) for c in t.hand):
         why += " (renege: keep the top trump, F14)"
-    return Decision(card_str(best), why, {card_str(c): _clip(s) for c, s in scores.items()})
+    values = {card_str(c): _clip(s) for c, s in scores.items()}
+    return Decision(card_str(best), why, values, Explain(code))
 
 
 def _clip(x: float) -> float:

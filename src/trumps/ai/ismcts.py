@@ -102,7 +102,14 @@ class _SearchBot(Bot):
             )
         percent = int(f"{mean:.0%}".rstrip("%"))  # as the reasoning shows it
         explain = Explain("sampled", {"percent": percent, "deals": search.iterations})
+        if len(legal) > 1 and len(values) == len(legal) and min(values.values()) >= ALL_WIN:
+            # Every action won in every deal tried: no choice matters (say so, plainly).
+            explain = Explain("all_win")
         return Decision(action, reasoning, values, explain)
+
+
+#: The mean score from which every action counts as winning in the deals tried (``all_win``).
+ALL_WIN = 0.995
 
 
 class ISMCTSHardBot(_SearchBot):

@@ -11,12 +11,17 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from trumps.ai.base import Bot, Decision, Limits
+from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.cards import RANKS, card_str, parse_card, parse_suit, rank_of, suit_of
 from trumps.games.kozyri.rules import beats, next_holder
 from trumps.games.twentyfive.rules import TrickRules
 
 _SIX = RANKS.index("6")
+# Reasons these bots give (trumps.ai.base.Explain; docs/protocol.md#hint lists every code).
+GUESS = Explain("guess")
+CANNOT_BEAT = Explain("cannot_beat")
+JOKER_DISCARD = Explain("joker_discard")
+ROB_WEAKEST = Explain("rob_weakest")
 _ACE = RANKS.index("A")
 
 
@@ -44,14 +49,18 @@ class EasyBot(Bot):
         self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
     ) -> Decision:
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
         if rng.random() < self.blunder:
-            return Decision(rng.choice(legal), "a random legal action (an easy bot's slip)")
+            return Decision(
+                rng.choice(legal), "a random legal action (an easy bot's slip)", explain=GUESS
+            )
         if self.game_id == "kozyri":
             return _kozyri_easy(view, legal, rng)
         if self.game_id == "twentyfive":
             return _twentyfive_easy(view, legal, rng)
-        return Decision(rng.choice(legal), f"no rules of thumb for {self.game_id}: random")
+        return Decision(
+            rng.choice(legal), f"no rules of thumb for {self.game_id}: random", explain=GUESS
+        )
 
 
 def _cards_in(legal: list[str]) -> list[int]:
@@ -90,14 +99,18 @@ def known_hand(view: dict[str, Any], seat: int) -> list[int] | None:
 
 def _kozyri_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> Decision:
     if legal[0].startswith("trump "):
-        return Decision(rng.choice(legal), "the trump choice is neutral (K3): any free suit")
+        return Decision(
+            rng.choice(legal),
+            "the trump choice is neutral (K3): any free suit",
+            explain=NEUTRAL_TRUMP,
+        )
     seat = int(view["seat"])
     mine = kozyri_trump_of(view, seat)
     pile = [parse_card(c) for c in view["pile"]]
     cards = _cards_in(legal)
     if pile and not view.get("owes_second", False):
         if not cards:
-            return Decision("take", "no card beats the top card: pick up")
+            return Decision("take", "no card beats the top card: pick up", explain=CANNOT_BEAT)
 
         def cost(c: int) -> float:
             own = mine is not None and suit_of(c) == mine
@@ -108,9 +121,15 @@ def _kozyri_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> 
         if "take" in legal and top_trump:
             n = int(view["take_count"])  # K12, from the game
             if n <= 2:
-                return Decision("take", f"beating costs a top trump; picking up takes only {n}")
+                return Decision(
+                    "take",
+                    f"beating costs a top trump; picking up takes only {n}",
+                    explain=Explain("take_cheap", {"cards": n}),
+                )
         why = "own trump" if mine is not None and suit_of(best) == mine else "cheapest card"
-        return Decision(_card_action(best), f"beat with the {why} that beats")
+        return Decision(
+            _card_action(best), f"beat with the {why} that beats", explain=Explain("beat_cheapest")
+        )
     # Lead or second card (K7, K10): shed a low card, best one the next player cannot beat.
     nxt = next_active_seat(view, seat)
     theirs = kozyri_trump_of(view, nxt)
@@ -130,7 +149,11 @@ def _kozyri_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> 
         return s + rng.random() * 0.5
 
     best = max(cards, key=score)
-    return Decision(_card_action(best), "shed a low card the next player finds hard to beat")
+    return Decision(
+        _card_action(best),
+        "shed a low card the next player finds hard to beat",
+        explain=Explain("shed_low"),
+    )
 
 
 def _card_action(c: int) -> str:
@@ -157,17 +180,25 @@ def _twentyfive_easy(view: dict[str, Any], legal: list[str], rng: random.Random)
     if gives:
         best = min(gives, key=lambda a: rules.value(parse_card(a.split()[1])) + noise[a])
         if best.startswith("discard "):
-            return Decision(best, "the joker came up: discard the weakest card (F17a)")
-        return Decision(best, "rob the turn-up, discarding the weakest card")
+            return Decision(
+                best, "the joker came up: discard the weakest card (F17a)", explain=JOKER_DISCARD
+            )
+        return Decision(best, "rob the turn-up, discarding the weakest card", explain=ROB_WEAKEST)
     cards = _cards_in(legal)
     seat = int(view["seat"])
     if not view["trick"]:
         trumps = sorted((c for c in cards if rules.is_trump(c)), key=rules.value)
         if len(trumps) >= 3 or (len(trumps) >= 2 and rules.may_renege(trumps[-1])):
-            return Decision(_card_action(trumps[-1]), "holding many trumps: lead the best one")
+            return Decision(
+                _card_action(trumps[-1]),
+                "holding many trumps: lead the best one",
+                explain=Explain("draw_trumps"),
+            )
         plain = [c for c in cards if not rules.is_trump(c)] or cards
         lead = max(plain, key=lambda c: rules.value(c) + noise[_card_action(c)])
-        return Decision(_card_action(lead), "lead the strongest plain card")
+        return Decision(
+            _card_action(lead), "lead the strongest plain card", explain=Explain("lead_strong")
+        )
     trick = [parse_card(c) for c in view["trick"]]
     led = trick[0]
     n = len(view["hands"])
@@ -181,9 +212,19 @@ def _twentyfive_easy(view: dict[str, Any], legal: list[str], rng: random.Random)
         return min(cs, key=lambda c: rules.value(c) + noise[_card_action(c)])
 
     if winner in _side(view, seat) and (still_to_play == 0 or rules.is_trump(best_card)):
-        return Decision(_card_action(cheapest(cards)), "the trick is ours: discard the lowest")
+        return Decision(
+            _card_action(cheapest(cards)),
+            "the trick is ours: discard the lowest",
+            explain=Explain("trick_ours"),
+        )
     winning = [c for c in cards if rules.power(c, led) > best_power]
     if winning:
         c = min(winning, key=lambda c: rules.power(c, led) + noise[_card_action(c)])
-        return Decision(_card_action(c), "win the trick as cheaply as possible")
-    return Decision(_card_action(cheapest(cards)), "the trick is lost: discard the lowest")
+        return Decision(
+            _card_action(c), "win the trick as cheaply as possible", explain=Explain("win_cheaply")
+        )
+    return Decision(
+        _card_action(cheapest(cards)),
+        "the trick is lost: discard the lowest",
+        explain=Explain("trick_lost"),
+    )

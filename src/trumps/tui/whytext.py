@@ -90,6 +90,36 @@ def why_not_text(game_id: str, view: Mapping[str, Any], action: str) -> str | No
     return None if why is None else why_text(why)
 
 
+# The rules of thumb of the easy and medium bots (docs/protocol.md#hint): each sentence with
+# the action's label for {a}.
+_THUMB: dict[str, str] = {
+    "guess": "No rule of thumb decides here: {a} is as good a guess as any.",
+    "cannot_beat": "Nothing you hold beats the top card: pick up.",
+    "take_costly": "Pick up: every card that beats it would spend a top trump or let the "
+    "next player go out.",
+    "beat_cheapest": "Beat with {a}: the cheapest card that does.",
+    "beat_and_go_out": "Beat with {a} and go out.",
+    "go_out": "Play {a}, your last card, and you are out.",
+    "shed_low": "Play {a}: a low card the next player will find hard to beat.",
+    "unbeatable": "Play {a}: the next player cannot beat it and must pick up.",
+    "their_trump": "Play {a}: it is of the next player's trumps, so only a higher one of "
+    "those beats it.",
+    "cheap_attack": "Play {a}: cheap for you, and costly for the next player to beat.",
+    "joker_discard": "{A}: your weakest card goes, before the trump suit is known.",
+    "rob_weakest": "{A}: take the turn-up and give up your weakest card.",
+    "lead_sure": "One more trick wins the game: lead {a}, the card most likely to take it.",
+    "master_trump": "Lead {a}: no one can beat it.",
+    "draw_trumps": "Lead {a}: with several trumps, lead high to draw out the others' trumps.",
+    "lead_strong": "Lead {a}: a strong card that will probably win the trick.",
+    "duck": "Lead {a}, a low card, and keep your trumps for later.",
+    "only_trumps": "You hold only trumps: lead the strongest, {a}.",
+    "win_cheaply": "Win the trick as cheaply as you can: play {a}.",
+    "win_last": "You play last: {a} is the cheapest card that wins the trick.",
+    "trick_ours": "Your side is winning this trick already: throw away {a}, your weakest card.",
+    "trick_lost": "This trick is lost: throw away {a} and keep your good cards.",
+}
+
+
 def hint_text(
     action: str, why: Mapping[str, Any] | None, view: Mapping[str, Any] | None = None
 ) -> str:
@@ -108,19 +138,33 @@ def hint_text(
             f"{n.get('deals', 0):,} deals I tried, the best of your moves."
         )
     if code == "solved_win":
-        return f"Hint: play {label}. It wins by force, in {n.get('moves', 0)} moves."
+        return (
+            f"Hint: play {label}. With it you win this hand whatever the others do "
+            f"({n.get('moves', 0)} moves to the end)."
+        )
     if code == "solved_loss":
         return (
-            f"Hint: every line loses against best play; {label} holds out longest "
-            f"({n.get('moves', 0)} moves)."
+            "Hint: you cannot win this hand if your opponent plays well; "
+            f"{label} holds out longest ({n.get('moves', 0)} moves)."
         )
     if code == "solved_draw":
-        return f"Hint: play {label}. It draws against best play."
+        return f"Hint: play {label}. If both of you play well, the hand ends in a draw."
+    if code == "all_win":
+        return f"Hint: you win this hand whatever you play; {label} is as good as any."
     if code == "searched":
         return (
             f"Hint: play {label}. Looking {n.get('depth', 0)} moves ahead it is the best, "
             f"with about {n.get('percent', 0)}% chance to win."
         )
+    if code == "take_cheap":
+        cards = n.get("cards", 0)
+        return (
+            f"Hint: pick up. It is only {cards} card{'' if cards == 1 else 's'}, and beating "
+            "would cost one of your best trumps."
+        )
+    if isinstance(code, str) and code in _THUMB:
+        text = _THUMB[code].replace("{a}", label).replace("{A}", label[:1].upper() + label[1:])
+        return f"Hint: {text}"
     return f"Hint: play {label}."
 
 

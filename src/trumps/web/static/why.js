@@ -4,7 +4,7 @@
 // `hint` message); docs/protocol.md. This module only words them; every sentence is a
 // literal msgid of t().
 
-import { cardName, lang, suitName, t } from "./i18n.js";
+import { cardName, lang, plural, suitName, t } from "./i18n.js";
 
 /** "the seven of diamonds or the queen of spades", in the page's language. */
 function either(cards) {
@@ -57,7 +57,9 @@ export function whyText(why) {
 }
 
 /** The sentence for a hint's `why` ({code, numbers}), with {action} left for the caller to
- *  fill with the action's label; numbers are shown through num(). */
+ *  fill with the action's label; numbers are shown through num(). The codes are the bots'
+ *  (docs/protocol.md#hint): the searching bots' (expert, hard) and the rules of thumb of
+ *  easy and medium. */
 export function hintTemplate(why) {
   const n = why?.numbers ?? {};
   const p = { percent: Math.round(n.percent ?? 0), deals: Math.round(n.deals ?? 0), moves: Math.round(n.moves ?? 0), depth: Math.round(n.depth ?? 0) };
@@ -65,10 +67,37 @@ export function hintTemplate(why) {
     case "only_move": return t("{action} is your only legal move.");
     case "neutral_trump": return t("Any free suit will do: trumps are chosen before anyone sees a card.");
     case "sampled": return t("Play {action}: it scores {percent}% on average in the {deals} deals I tried, the best of your moves.", p);
-    case "solved_win": return t("Play {action}: it wins by force, in {moves} moves.", p);
-    case "solved_loss": return t("Every line loses against best play: {action} holds out longest ({moves} moves).", p);
-    case "solved_draw": return t("Play {action}: it draws against best play.");
+    case "solved_win": return t("Play {action}: with it you win this hand whatever the others do ({moves} moves to the end).", p);
+    case "solved_loss": return t("You cannot win this hand if your opponent plays well; {action} holds out longest ({moves} moves).", p);
+    case "solved_draw": return t("Play {action}: if both of you play well, the hand ends in a draw.");
+    case "all_win": return t("You win this hand whatever you play; {action} is as good as any.");
     case "searched": return t("Play {action}: looking {depth} moves ahead it is the best, with about {percent}% chance to win.", p);
+    // The rules of thumb (easy and medium bots).
+    case "guess": return t("No rule of thumb decides here: {action} is as good a guess as any.");
+    case "cannot_beat": return t("Nothing you hold beats the top card: pick up.");
+    case "take_cheap":
+      return plural(Math.round(n.cards ?? 0), t("Pick up: it is only {n} card, and beating would cost one of your best trumps."),
+        t("Pick up: it is only {n} cards, and beating would cost one of your best trumps."));
+    case "take_costly": return t("Pick up: every card that beats it would spend a top trump or let the next player go out.");
+    case "beat_cheapest": return t("Beat with {action}: the cheapest card that does.");
+    case "beat_and_go_out": return t("Beat with {action} and go out.");
+    case "go_out": return t("Play {action}, your last card, and you are out.");
+    case "shed_low": return t("Play {action}: a low card the next player will find hard to beat.");
+    case "unbeatable": return t("Play {action}: the next player cannot beat it and must pick up.");
+    case "their_trump": return t("Play {action}: it is of the next player's trumps, so only a higher one of those beats it.");
+    case "cheap_attack": return t("Play {action}: cheap for you, and costly for the next player to beat.");
+    case "joker_discard": return t("{action}: your weakest card goes, before the trump suit is known.");
+    case "rob_weakest": return t("{action}: take the turn-up and give up your weakest card.");
+    case "lead_sure": return t("One more trick wins the game: lead {action}, the card most likely to take it.");
+    case "master_trump": return t("Lead {action}: no one can beat it.");
+    case "draw_trumps": return t("Lead {action}: with several trumps, lead high to draw out the others' trumps.");
+    case "lead_strong": return t("Lead {action}: a strong card that will probably win the trick.");
+    case "duck": return t("Lead {action}, a low card, and keep your trumps for later.");
+    case "only_trumps": return t("You hold only trumps: lead the strongest, {action}.");
+    case "win_cheaply": return t("Win the trick as cheaply as you can: play {action}.");
+    case "win_last": return t("You play last: {action} is the cheapest card that wins the trick.");
+    case "trick_ours": return t("Your side is winning this trick already: throw away {action}, your weakest card.");
+    case "trick_lost": return t("This trick is lost: throw away {action} and keep your good cards.");
     default: return t("Hint: {action}");
   }
 }
