@@ -205,6 +205,8 @@ function ruleField(option, onChange) {
     input = el("input", { id, testid: id, inputmode: "numeric", autocomplete: "off", maxlength: 9 });
     get = () => { const text = latinDigits(input.value); return /^\d+$/.test(text) ? Number(text) : input.value.trim(); };
     set = (v) => { input.value = num(v); };
+    // Once typed, a number is shown again in the page's digits (Persian ones in Persian).
+    input.addEventListener("change", () => { const v = get(); if (typeof v === "number") set(v); });
   }
   input.addEventListener(input.tagName === "SELECT" || input.type === "checkbox" ? "change" : "input", onChange);
   const label = el("label", { for: id }, optionLabel(option));
