@@ -433,13 +433,18 @@ def test_table_requests_that_are_not_allowed_change_nothing(serve: Serve) -> Non
             await scene.reject(scene.waiter, msg, "bad_rules")
         await scene.reject(stranger, {"type": "play_computer", "game": "kozyri", "players": 5}, "bad_rules")  # fmt: skip
         # The option at fault is named for the client to word; for teams, the counts that fit.
-        faults = {
+        faults: dict[str, tuple[dict[str, Any], list[int]]] = {
             "teams": ({"game": "twentyfive", "seats": ["human"] * 3, "rules": {"teams": 2}}, [4, 6, 8, 10]),
             "max_plies": ({"rules": {"max_plies": -5}}, []),
             "nope": ({"rules": {"preset": "standard", "nope": 1}}, []),
         }  # fmt: skip
         for option, (create, fits) in faults.items():
-            msg = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"], **create}
+            msg = {
+                "type": "create_table",
+                "game": "kozyri",
+                "seats": ["human", "human"],
+                **create,
+            }
             err = await scene.reject(stranger, msg, "bad_rules")
             assert err["rule"] == {"option": option, "fits": fits}, err
         err = await scene.reject(stranger, {"type": "create_table", "game": "kozyri", "rules": "nope", "seats": ["human", "human"]}, "bad_rules")  # fmt: skip
