@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import ipaddress
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -434,6 +435,29 @@ cli.add_command(solve)
     help="Tables the players of one address may create a minute.",
 )
 @click.option(
+    "--login-per-minute",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Account, login and password tries one address may make a minute.",
+)
+@click.option(
+    "--login-per-account",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Login tries one account may get a minute, from any address.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    "forwarded_allow_ips",
+    metavar="ADDRESS",
+    multiple=True,
+    help="A reverse proxy (IP address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+    "X-Forwarded-For and X-Forwarded-Proto are believed; repeat for more. Default: none, "
+    "every client is the address it connects from.",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -463,6 +487,9 @@ def serve(
     hints_per_address: int,
     tables_per_address: int,
     creations_per_address: int,
+    login_per_minute: int,
+    login_per_account: int,
+    forwarded_allow_ips: tuple[str, ...],
     log_level: str,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
@@ -490,6 +517,14 @@ def serve(
                 f"{origin!r} is not an origin: use https://HOST[:PORT]",
                 param_hint="'--allowed-origin'",
             )
+    for proxy in forwarded_allow_ips:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise click.BadParameter(
+                f"{proxy!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/8)",
+                param_hint="'--forwarded-allow-ips'",
+            ) from None
     if node_id is not None and not node_id.strip():
         raise click.BadParameter("give a name", param_hint="'--node-id'")
     problem = service_problem(workers=workers, db=db, redis_url=redis_url, node_id=node_id)
@@ -515,6 +550,8 @@ def serve(
             node_id=node_id,
             allowed_origins=allowed_origins,
             sockets_per_address=sockets_per_address,
+            login_limits=(login_per_minute, login_per_account),
+            forwarded_allow_ips=forwarded_allow_ips,
             hello_timeout=hello_timeout,
             fair=FairUse(
                 hints_per_player=hints_per_player,

@@ -15,7 +15,6 @@ from server.e2e import postgres_database
 from server.hubkit import decoded, hello, next_of, said
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
 from store.postgres import need_postgres
-from trumps.server.auth import Tokens
 from trumps.server.bus import ALIVE_TTL
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import (
@@ -27,6 +26,7 @@ from trumps.server.protocol import (
     Waiting,
     Welcome,
 )
+from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 SECRET = "cluster-test-secret-0123456789"
@@ -44,7 +44,7 @@ def run(body: Callable[[Hub, Hub, SqlStore], Awaitable[None]]) -> None:
             hubs = [
                 Hub(
                     store,
-                    Tokens(SECRET),
+                    Sessions(store, SECRET),
                     HubOptions(
                         bot_time=0.01,
                         seed=seed,

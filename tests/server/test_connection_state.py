@@ -12,9 +12,9 @@ from typing import Any
 
 from server.hubkit import decoded, hello, next_of, said
 from server.test_cluster import run as run_cluster
-from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import ChatPosted, Error, Event, GameOver, Replaced, TableState
+from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 SECRET = "replaced-test-secret-0123456789"
@@ -24,7 +24,7 @@ def run(tmp_path: Path, body: Callable[[Hub], Awaitable[None]]) -> None:
     async def main() -> None:
         store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
         await store.create()
-        hub = Hub(store, Tokens(SECRET), HubOptions(bot_time=0.01, seed=1))
+        hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1))
         await hub.start()
         try:
             await asyncio.wait_for(body(hub), 60)

@@ -15,9 +15,9 @@ from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
 from server.hubkit import hello, next_of, said
-from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import ChatPosted, Error, Event, TableState, Welcome
+from trumps.server.sessions import Sessions
 from trumps.store import Fenced, SqlStore, TableWrite
 from trumps.store._tables import games
 
@@ -58,7 +58,7 @@ def run(tmp_path: Path, body: Callable[[Hub, GatedStore], Awaitable[None]]) -> N
     async def main() -> None:
         store = GatedStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
         await store.create()
-        hub = Hub(store, Tokens(SECRET), HubOptions(bot_time=0.01, seed=1))
+        hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1))
         await hub.start()
         try:
             await asyncio.wait_for(body(hub, store), 60)
@@ -148,7 +148,7 @@ def test_a_waiting_table_and_its_chat_survive_a_crash(tmp_path: Path) -> None:
         await said(hub, c, {"type": "chat", "table_id": waiting, "text": "anyone?"})
         await next_of(c, ChatPosted)
 
-        other = Hub(store, Tokens(SECRET), HubOptions(bot_time=0.01, seed=2))
+        other = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=2))
         await other.start()
         try:
             assert {table_id, waiting} <= set(other.tables)

@@ -14,7 +14,8 @@ import pytest
 from starlette.applications import Starlette
 
 from server.test_readyz import client, running
-from trumps.server.app import MAX_BODY_BYTES, ServerSettings, create_app
+from trumps.server.accounts import MAX_BODY_BYTES
+from trumps.server.app import ServerSettings, create_app
 from trumps.web import STATIC
 
 SECRET = "http-safety-test-secret-0123456789"

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from server.hubkit import hello, next_of, said
-from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import (
     Error,
@@ -22,6 +21,7 @@ from trumps.server.protocol import (
     Rematch,
     TableState,
 )
+from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 SECRET = "hub-test-secret-0123456789"
@@ -31,7 +31,7 @@ def run(tmp_path: Path, body: Callable[[Hub, SqlStore], Awaitable[None]]) -> Non
     async def main() -> None:
         store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
         await store.create()
-        hub = Hub(store, Tokens(SECRET), HubOptions(bot_time=0.01, seed=1))
+        hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1))
         await hub.start()
         try:
             await asyncio.wait_for(body(hub, store), 60)

@@ -17,10 +17,10 @@ import pytest
 
 from server.hubkit import hello, next_of, said
 from trumps.games import new_game
-from trumps.server.auth import Tokens
 from trumps.server.botplay import PACES
 from trumps.server.hub import Hub, HubOptions
 from trumps.server.protocol import Error, Event, ServerMessage, TableState
+from trumps.server.sessions import Sessions
 from trumps.server.table import Act, Join, Table, TableConfig
 from trumps.server.timing import ManualTime
 from trumps.store import SqlStore
@@ -168,7 +168,9 @@ def test_create_table_takes_a_pace_and_refuses_a_bad_one(tmp_path: Path) -> None
     async def main() -> None:
         store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'pace.db'}")
         await store.create()
-        hub = Hub(store, Tokens("pace-test-secret-0123456789"), HubOptions(bot_pace="fast"))
+        hub = Hub(
+            store, Sessions(store, "pace-test-secret-0123456789"), HubOptions(bot_pace="fast")
+        )
         await hub.start()
         try:
             conn, _ = await hello(hub, "Ana")

@@ -42,7 +42,15 @@ from trumps.store._tables import game_players, games, metadata, players
 from trumps.store.sql import _alembic_config, schema_revision_head
 
 PG_URL = "postgresql+asyncpg://postgres@localhost/test"
-TABLES = {"players", "games", "game_players", "table_events", "table_chat", "alembic_version"}
+TABLES = {
+    "players",
+    "games",
+    "game_players",
+    "table_events",
+    "table_chat",
+    "sessions",
+    "alembic_version",
+}
 
 
 class Db:

@@ -11,7 +11,9 @@ it), starts the hub (resuming running tables) and closes both on shutdown.  Rout
 - ``GET /api/catalog`` the games, presets, rule options and bot levels (``catalog.py``).
 - ``GET /api/tables`` the public tables.
 - ``POST /api/accounts`` make an account (or turn the bearer's guest into one);
-  ``POST /api/login`` log in; both answer a resume token.
+  ``POST /api/login`` log in; ``POST /api/password``; ``POST /api/logout`` (and
+  ``/api/logout/everywhere``); ``GET /api/sessions``, ``DELETE /api/sessions/{id}``
+  (``trumps.server.accounts``).
 - ``GET /api/games`` finished games (``?mine=1`` with a bearer token: mine);
   ``GET /api/games/{id}`` a record (``?download=1`` as a file);
   ``GET /api/games/{id}/replay`` the record and every position of it.
@@ -35,10 +37,8 @@ import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
-import msgspec
-from msgspec import Meta
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -48,23 +48,22 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trumps.records import play_recorded, replay
+from trumps.server.accounts import Accounts, LoginLimits, fail
 from trumps.server.assets import Assets
-from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords, Tokens
+from trumps.server.auth import BadToken
 from trumps.server.catalog import catalog_endpoint
-from trumps.server.httpsafety import Refused, SecurityHeaders, json_body
+from trumps.server.httpsafety import SecurityHeaders
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import (
-    MAX_NAME_CHARS,
     PROTOCOL_VERSION,
     BotPace,
-    clean_text,
     encode,
     json_schema,
 )
 from trumps.server.quota import FairUse
-from trumps.server.ratelimit import Buckets, RateLimit
+from trumps.server.sessions import Sessions, client_label
 from trumps.server.sockets import SocketGate, socket_budget
-from trumps.store import LoginTaken, SqlStore, Store, UnknownGame
+from trumps.store import SqlStore, Store, UnknownGame
 
 __all__ = [
     "SETTINGS_ENV",
@@ -81,7 +80,7 @@ MAX_ID: Final = 2**31 - 1  # ids are 32-bit integers in every backend
 # A frame beyond this closes the socket (1009) before it is read whole; a message over
 # MAX_MESSAGE_BYTES (16 KiB) but within this is answered `too_large` and the socket stays.
 WS_MAX_BYTES: Final = 64 * 1024
-MAX_BODY_BYTES: Final = 4096  # an HTTP request body (accounts, login)
+EXPIRE_EVERY: Final = 3600.0  # seconds between two sweeps of idle sessions and guests
 MAX_PAGE: Final = 200  # games per page of GET /api/games
 MAX_OFFSET: Final = MAX_ID  # how far GET /api/games may page (a 32-bit count of games)
 # The environment variable that carries a worker process's settings (JSON, with the secret).
@@ -98,7 +97,8 @@ class ServerSettings:
     seed: int | None = None
     per_second: int = 20
     per_minute: int = 600
-    login_per_minute: int = 10
+    login_per_minute: int = 10  # account and login tries per address
+    login_per_account: int = 5  # login tries of one login, a minute
     bot_workers: int = 0
     bot_pace: BotPace = "normal"  # tables whose creator did not choose (docs/protocol.md#pacing)
     freeze_gc: bool = True
@@ -117,21 +117,6 @@ class ServerSettings:
     fair: FairUse = field(default_factory=FairUse)  # hint and table budgets (quota)
 
 
-class _AccountIn(msgspec.Struct, forbid_unknown_fields=True):
-    login: Annotated[str, Meta(min_length=3, max_length=32)]
-    password: Annotated[str, Meta(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)]
-    name: Annotated[str, Meta(min_length=1, max_length=MAX_NAME_CHARS)] | None = None
-
-
-class _LoginIn(msgspec.Struct, forbid_unknown_fields=True):
-    login: Annotated[str, Meta(min_length=1, max_length=32)]
-    password: Annotated[str, Meta(min_length=1, max_length=MAX_PASSWORD)]
-
-
-def _fail(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
-
-
 class _Server:
     """The routes, sharing the store, hub and token machinery of one app."""
 
@@ -141,11 +126,10 @@ class _Server:
         self.settings = settings
         self.assets = Assets(settings.static) if settings.static is not None else None
         self.store: Store = store or SqlStore(settings.db)
-        self.tokens = Tokens(settings.secret)
-        self.passwords = Passwords()
+        self.sessions = Sessions(self.store, settings.secret)
         self.hub = Hub(
             self.store,
-            self.tokens,
+            self.sessions,
             HubOptions(
                 bot_time=settings.bot_time,
                 seed=settings.seed,
@@ -158,14 +142,29 @@ class _Server:
                 fair=settings.fair,
             ),
         )
-        per_minute = settings.login_per_minute
-        self._login_limit = RateLimit(per_minute, per_minute)  # a minute's tries at once
-        self._login_buckets: dict[str, Buckets] = {}
+        self.accounts = Accounts(
+            self.store,
+            self.sessions,
+            self.hub.sessions_ended,
+            LoginLimits(settings.login_per_minute, settings.login_per_account),
+        )
+
+    async def _expire(self) -> None:
+        """Now and then: end idle sessions and delete guests that hold nothing."""
+        while True:
+            try:
+                ended, guests = await self.sessions.expire()
+                if ended or guests:
+                    log.info("expired %d idle sessions and %d unused guests", ended, guests)
+            except Exception as e:  # the store is down: next time
+                log.warning("idle sessions and guests not expired: %s", e)
+            await asyncio.sleep(EXPIRE_EVERY)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
         await self.store.create()
         await self.hub.start()
+        expiry = asyncio.create_task(self._expire())
         if self.settings.freeze_gc:
             # Everything imported and built so far lives as long as the process: move it
             # out of the collector's sight, so a full collection walks only the objects of
@@ -178,6 +177,9 @@ class _Server:
         try:
             yield
         finally:
+            expiry.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await expiry
             await self.hub.stop()
             await self.store.close()
 
@@ -200,6 +202,7 @@ class _Server:
             self.gate.release(address)
             raise
         conn = self.hub.connect(address)
+        conn.label = client_label(ws.headers.get("user-agent"))
         pump = asyncio.create_task(self._pump(ws, conn))
         deadline = asyncio.get_running_loop().time() + self.settings.hello_timeout
         try:
@@ -244,7 +247,7 @@ class _Server:
             msg = await conn.outbox.get()
             if msg is None:
                 with contextlib.suppress(Exception):
-                    await ws.close(code=1008)
+                    await ws.close(code=1008, reason=conn.close_reason)
                 return
             try:
                 await ws.send_text(msg if isinstance(msg, str) else encode(msg).decode())
@@ -252,92 +255,9 @@ class _Server:
                 return
 
     # -- identity ----------------------------------------------------------------------------
-    def _bearer(self, request: Request) -> int | None:
-        header = request.headers.get("authorization", "")
-        if not header.lower().startswith("bearer "):
-            return None
-        return self.tokens.check(header[7:].strip())
-
-    async def _body(self, request: Request, kind: type[Any]) -> Any:
-        return msgspec.json.decode(await json_body(request, MAX_BODY_BYTES), type=kind)
-
-    def _limited(self, request: Request) -> bool:
-        host = request.client.host if request.client else "?"
-        if len(self._login_buckets) > 10_000:  # forget the addresses that calmed down
-            self._login_buckets = {k: b for k, b in self._login_buckets.items() if not b.idle}
-        buckets = self._login_buckets.get(host)
-        if buckets is None:
-            buckets = self._login_buckets[host] = self._login_limit.buckets()
-        return not buckets.allow()
-
-    async def accounts(self, request: Request) -> Response:
-        if self._limited(request):
-            return _fail(429, "rate_limited", "too many attempts; wait a minute")
-        try:
-            body: _AccountIn = await self._body(request, _AccountIn)
-            guest = self._bearer(request)
-        except Refused as e:
-            return _fail(e.status, e.code, str(e))
-        except BadToken as e:
-            return _fail(401, "bad_token", str(e))
-        except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
-            return _fail(400, "bad_field", str(e))
-        login = body.login.strip().lower()
-        if not LOGIN_RE.match(login):
-            return _fail(
-                400,
-                "bad_field",
-                "a login is 3–32 of a–z, 0–9, '_', '.', '-', starting alphanumeric",
-            )
-        name = clean_text(body.name or body.login).strip() or login
-        password_hash = await self.passwords.hash(body.password)
-        try:
-            if guest is not None:
-                player = await self.store.get_player(guest)
-                if player.login is not None:
-                    return _fail(409, "bad_field", "this player already has an account")
-                await self.store.set_account(guest, login, password_hash, name)
-                player_id = guest
-            else:
-                player_id = await self.store.add_player(name, password_hash, login=login)
-        except LoginTaken:
-            return _fail(409, "login_taken", f"the login {login!r} is taken")
-        except LookupError:
-            return _fail(401, "bad_token", "the token names no player here")
-        return JSONResponse(
-            {
-                "player_id": player_id,
-                "name": name,
-                "login": login,
-                "resume_token": self.tokens.issue(player_id),
-            },
-            status_code=201,
-        )
-
-    async def login(self, request: Request) -> Response:
-        if self._limited(request):
-            return _fail(429, "rate_limited", "too many attempts; wait a minute")
-        try:
-            body: _LoginIn = await self._body(request, _LoginIn)
-        except Refused as e:
-            return _fail(e.status, e.code, str(e))
-        except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
-            return _fail(400, "bad_field", str(e))
-        player = await self.store.find_login(body.login.strip().lower())
-        if (
-            player is None
-            or player.password_hash is None
-            or not await self.passwords.verify(player.password_hash, body.password)
-        ):
-            return _fail(401, "bad_login", "wrong login or password")
-        return JSONResponse(
-            {
-                "player_id": player.id,
-                "name": player.name,
-                "login": player.login,
-                "resume_token": self.tokens.issue(player.id),
-            }
-        )
+    async def _bearer(self, request: Request) -> int | None:
+        session = await self.accounts.bearer(request)
+        return None if session is None else session.player_id
 
     # -- reading -----------------------------------------------------------------------------
     async def healthz(self, _request: Request) -> Response:
@@ -374,15 +294,15 @@ class _Server:
             if not (0 <= limit <= MAX_PAGE and 0 <= offset <= MAX_OFFSET):
                 raise ValueError
         except ValueError:
-            return _fail(400, "bad_field", f"limit is 0–{MAX_PAGE} and offset 0–{MAX_OFFSET}")
+            return fail(400, "bad_field", f"limit is 0–{MAX_PAGE} and offset 0–{MAX_OFFSET}")
         player = None
         if request.query_params.get("mine") in ("1", "true"):
             try:
-                player = self._bearer(request)
+                player = await self._bearer(request)
             except BadToken as e:
-                return _fail(401, "bad_token", str(e))
+                return fail(401, "bad_token", str(e))
             if player is None:
-                return _fail(401, "bad_token", "mine=1 needs an Authorization: Bearer token")
+                return fail(401, "bad_token", "mine=1 needs an Authorization: Bearer token")
         found = await self.store.finished_games(player=player, limit=limit, offset=offset)
         return JSONResponse(
             {
@@ -414,7 +334,7 @@ class _Server:
                 raise ValueError(game_id)
             return await self.store.get_game(game_id)
         except (ValueError, UnknownGame):
-            return _fail(404, "no_such_game", "no finished game has that id")
+            return fail(404, "no_such_game", "no finished game has that id")
 
     async def game(self, request: Request) -> Response:
         record = await self._record(request)
@@ -448,7 +368,7 @@ class _Server:
         lang = request.path_params["lang"]
         found = self.settings.catalogs(lang) if self.settings.catalogs is not None else None
         if found is None:
-            return _fail(404, "no_such_language", f"no translations for {lang[:20]!r}")
+            return fail(404, "no_such_language", f"no translations for {lang[:20]!r}")
         return Response(found, media_type="application/json", headers={"cache-control": "no-cache"})
 
     async def index(self, request: Request) -> Response:
@@ -479,8 +399,13 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             route("/api/schema", server.schema, ["GET"]),
             route("/api/catalog", catalog_endpoint, ["GET"]),
             route("/api/tables", server.tables, ["GET"]),
-            route("/api/accounts", server.accounts, ["POST"]),
-            route("/api/login", server.login, ["POST"]),
+            route("/api/accounts", server.accounts.create, ["POST"]),
+            route("/api/login", server.accounts.login, ["POST"]),
+            route("/api/logout", server.accounts.logout, ["POST"]),
+            route("/api/logout/everywhere", server.accounts.logout_everywhere, ["POST"]),
+            route("/api/password", server.accounts.password, ["POST"]),
+            route("/api/sessions", server.accounts.listing, ["GET"]),
+            route("/api/sessions/{session_id}", server.accounts.end, ["DELETE"]),
             route("/api/games", server.games, ["GET"]),
             route("/api/games/{game_id}", server.game, ["GET"]),
             route("/api/games/{game_id}/replay", server.replay, ["GET"]),
@@ -520,6 +445,7 @@ def settings_env(
             "per_second": settings.per_second,
             "per_minute": settings.per_minute,
             "login_per_minute": settings.login_per_minute,
+            "login_per_account": settings.login_per_account,
             "bot_workers": settings.bot_workers,
             "bot_pace": settings.bot_pace,
             "freeze_gc": settings.freeze_gc,

@@ -1,10 +1,8 @@
-"""Identity on the server: signed resume tokens, password hashes and the server secret.
+"""Identity on the server: password hashes, logins and the server secret.
 
-A *resume token* names a player (guest or account) and is signed with the server's secret
-(itsdangerous), so a client cannot forge one and a token from another server (another
-secret) is refused.  It is what a reloaded page sends in ``hello`` to get its seats back and
-the bearer token of the HTTP API.  The secret is kept in a file so tokens survive restarts.
-Passwords are hashed with argon2id in a worker thread: hashing is deliberately slow.
+Resume tokens are sessions kept in the store (``trumps.server.sessions``); the secret keys
+their digests, and is kept in a file so that sessions survive restarts.  Passwords are
+hashed with argon2id in a worker thread: hashing is deliberately slow.
 """
 
 from __future__ import annotations
@@ -19,18 +17,15 @@ from typing import Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 __all__ = [
     "LOGIN_RE",
     "BadToken",
     "Passwords",
-    "Tokens",
     "load_secret",
     "make_private_dir",
 ]
 
-TOKEN_MAX_AGE: Final = 60 * 60 * 24 * 90  # a resume token is good for 90 days
 LOGIN_RE: Final = re.compile(r"^[a-z0-9][a-z0-9_.-]{2,31}$")
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
@@ -38,32 +33,6 @@ MAX_PASSWORD: Final = 256
 
 class BadToken(ValueError):
     """A resume token that is forged, from another server, malformed or expired."""
-
-
-class Tokens:
-    """Issues and checks resume tokens for player ids."""
-
-    def __init__(self, secret: str, max_age: int = TOKEN_MAX_AGE) -> None:
-        if len(secret) < 16:
-            raise ValueError("the server secret must be at least 16 characters")
-        self._serializer = URLSafeTimedSerializer(secret, salt="trumps-resume")
-        self.max_age = max_age
-
-    def issue(self, player_id: int) -> str:
-        return self._serializer.dumps({"p": player_id})
-
-    def check(self, token: str) -> int:
-        """The player id a token names; raises ``BadToken``."""
-        try:
-            data = self._serializer.loads(token, max_age=self.max_age)
-        except SignatureExpired:
-            raise BadToken("the resume token has expired; play on as a new guest") from None
-        except BadSignature:
-            raise BadToken("the resume token is not one this server issued") from None
-        player = data.get("p") if isinstance(data, dict) else None
-        if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player < 2**31:
-            raise BadToken("the resume token names no player")
-        return player
 
 
 class Passwords:

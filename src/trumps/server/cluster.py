@@ -254,6 +254,12 @@ class Cluster:
                 self.forward_soon(conn, p["t"], "join")
         elif kind == "released":
             self._scan_now.set()
+        elif kind == "ended":
+            hub.close_sessions(p["s"])
+
+    def sessions_ended(self, ids: list[int]) -> None:
+        """Tell every process to close the sockets of these ended sessions."""
+        self.bus.broadcast({"k": "ended", "s": ids})
 
     async def _again(self, cmd: dict[str, Any]) -> None:
         """A request reached a process that no longer has the table: to the owner now."""

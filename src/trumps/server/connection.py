@@ -39,6 +39,13 @@ class Connection:
         # Watching the list, of a game, from this row (a page: lobby.LOBBY_PAGE).
         self.lobby: tuple[bool, str | None, int] = (False, None, 0)
         self.closed = False
+        self.close_reason = ""  # the WebSocket close reason, when the server closes it
+        # Its session (``trumps.server.sessions``), and when its last use was noted; a
+        # guest not stored yet has a token but no session.
+        self.session: int | None = None
+        self.token: str | None = None
+        self.touched = 0.0
+        self.label = ""  # the client, for the list of sessions (its User-Agent, short)
         self.budget: Buckets | None = None  # its rate limit, from the first message on
         self.match_key: str | None = None  # where it waits for a quick match (several processes)
         self.match_request: QuickMatch | None = (
@@ -55,8 +62,9 @@ class Connection:
             return
         self.outbox.put_nowait(item)
 
-    def close(self) -> None:
-        """Ask the transport to close (a None in the outbox)."""
+    def close(self, reason: str = "") -> None:
+        """Ask the transport to close (a None in the outbox), with ``reason``."""
         if not self.closed:
             self.closed = True
+            self.close_reason = reason
             self.outbox.put_nowait(None)

@@ -35,7 +35,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from trumps.errors import TrumpsError
 from trumps.records import InvalidRecord, replay
-from trumps.server.auth import BadToken, Tokens
+from trumps.server.auth import BadToken
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
 from trumps.server.cluster import LEASE, Cluster
@@ -66,6 +66,7 @@ from trumps.server.protocol import (
 )
 from trumps.server.quota import Counters, FairUse
 from trumps.server.ratelimit import RateLimit
+from trumps.server.sessions import SESSION_ENDED, Sessions
 from trumps.server.table import (
     Disconnect,
     Join,
@@ -114,9 +115,9 @@ class HubOptions:
 class Hub(TableRequests):
     """Every live table and connection of one server process."""
 
-    def __init__(self, store: Store, tokens: Tokens, options: HubOptions | None = None) -> None:
+    def __init__(self, store: Store, sessions: Sessions, options: HubOptions | None = None) -> None:
         self.store = store
-        self.tokens = tokens
+        self.sessions = sessions
         self.options = options or HubOptions()
         self.tables: dict[str, LiveTable] = {}
         self.connections: set[Connection] = set()
@@ -282,6 +283,8 @@ class Hub(TableRequests):
         if not conn.budget.allow():
             self._error(conn, "rate_limited", "too many messages; slow down")
             return
+        if conn.session is not None:
+            self._touch(conn)
         try:
             msg = decode_client(data)
         except ProtocolError as e:
@@ -304,6 +307,37 @@ class Hub(TableRequests):
         except Exception:
             log.exception("request %r failed", type(msg).__name__)
             self._error(conn, "internal_error", "the server failed on this request", table_id)
+
+    def _touch(self, conn: Connection) -> None:
+        """Note a session's use now and then (at most once per ``touch_every``)."""
+        now = self.sessions.clock()
+        if now - conn.touched < self.sessions.touch_every or conn.session is None:
+            return
+        conn.touched = now
+        session = conn.session
+
+        async def touch() -> None:
+            try:
+                await self.sessions.touch(session)
+            except Exception as e:  # noted again at the next message after touch_every
+                log.info("session %d: last use not noted: %s", session, e)
+
+        self._spawn(touch())
+
+    def close_sessions(self, ids: list[int]) -> None:
+        """These sessions ended: close their sockets here (reason ``SESSION_ENDED``)."""
+        ended = set(ids)
+        for conn in list(self.connections):
+            if conn.session in ended:
+                conn.close(SESSION_ENDED)
+
+    def sessions_ended(self, ids: list[int]) -> None:
+        """Close the sockets of ended sessions on this process and every other one."""
+        if not ids:
+            return
+        self.close_sessions(ids)
+        if self.cluster is not None:
+            self.cluster.sessions_ended(ids)
 
     def _unavailable(self, conn: Connection, table_id: str | None) -> None:
         self._error(
@@ -358,23 +392,26 @@ class Hub(TableRequests):
                 f"this server speaks protocol {PROTOCOL_VERSION}, not {msg.protocol}",
             )
             return
-        player_id: int | None = None
         account: str | None = None
         if msg.resume_token is not None:
             try:
-                player_id = self.tokens.check(msg.resume_token)
-                player = await self.store.get_player(player_id)
+                session = await self.sessions.check(msg.resume_token)
+                player = await self.store.get_player(session.player_id)
             except BadToken as e:
                 self._error(conn, "bad_token", str(e))
                 return
             except LookupError:
                 self._error(conn, "bad_token", "the resume token names no player here")
                 return
+            token = msg.resume_token
             account = player.login
             if player.name != msg.name:
-                await self.store.rename_player(player_id, msg.name)
+                await self.store.rename_player(player.id, msg.name)
         else:
-            player_id = await self.store.add_player(msg.name)
+            token = self.sessions.new_token()
+            session = await self.sessions.open_guest(msg.name, token, conn.label)
+        player_id = session.player_id
+        conn.session, conn.token, conn.touched = session.id, token, self.sessions.clock()
         conn.player, conn.name, conn.account = player_id, msg.name, account
         mine = [
             table_id
@@ -387,7 +424,7 @@ class Hub(TableRequests):
             Welcome(
                 player_id=str(player_id),
                 name=msg.name,
-                resume_token=self.tokens.issue(player_id),
+                resume_token=token,
                 account=account,
                 tables=mine,
             )

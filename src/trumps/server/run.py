@@ -302,6 +302,8 @@ def serve(
     hello_timeout: float = 5.0,
     bot_pace: BotPace = "normal",
     fair: FairUse | None = None,
+    login_limits: tuple[int, int] = (10, 5),
+    forwarded_allow_ips: tuple[str, ...] = (),
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -340,6 +342,8 @@ def serve(
         hello_timeout=hello_timeout,
         bot_pace=bot_pace,
         fair=fair or FairUse(),
+        login_per_minute=login_limits[0],
+        login_per_account=login_limits[1],
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     shown = f"[{host}]" if ":" in host else host
@@ -373,4 +377,16 @@ def serve(
         log_level=log_level,
         access_log=False,
         lifespan="on",
+        **proxy_options(forwarded_allow_ips),
     )
+
+
+def proxy_options(forwarded_allow_ips: tuple[str, ...]) -> dict[str, Any]:
+    """uvicorn's options for ``X-Forwarded-For``: believed only from the proxies named.
+
+    uvicorn on its own believes it from 127.0.0.1 (or ``FORWARDED_ALLOW_IPS``), so anyone
+    on the machine could claim any address and dodge the per-address limits: without
+    proxies named, the headers are not read at all."""
+    if not forwarded_allow_ips:
+        return {"proxy_headers": False, "forwarded_allow_ips": ""}
+    return {"proxy_headers": True, "forwarded_allow_ips": ",".join(forwarded_allow_ips)}

@@ -102,3 +102,18 @@ table_chat = Table(
     Column("name", Text, nullable=False),
     Column("text", Text, nullable=False),
 )
+
+# A resume token's session: only the token's keyed digest is kept (``trumps.server.sessions``).
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("created", Float, nullable=False),  # seconds since 1970
+    Column("last_used", Float, nullable=False),
+    Column("label", String(80), nullable=False, server_default=""),
+    Index("ix_sessions_token_hash", "token_hash", unique=True),
+    Index("ix_sessions_player", "player_id"),
+    sqlite_autoincrement=True,
+)

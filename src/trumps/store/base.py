@@ -29,6 +29,7 @@ __all__ = [
     "Player",
     "RunningTable",
     "RunningUpdate",
+    "Session",
     "Store",
     "StoreError",
     "TableEvent",
@@ -75,6 +76,18 @@ class Player:
     name: str
     password_hash: str | None
     login: str | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    """One resume token's session (the token itself is never stored): the player it
+    opens, when it was made and last used (seconds since 1970) and a short label."""
+
+    id: int
+    player_id: int
+    created: float
+    last_used: float
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -213,6 +226,48 @@ class Store(ABC):
 
         Finished records keep the names they were played under.
         """
+
+    @abstractmethod
+    async def set_password(self, player_id: int, password_hash: str) -> None:
+        """Replace an account's password hash; raises ``UnknownPlayer``."""
+
+    # -- sessions (a resume token's row: only its digest is stored) ----------------------
+    @abstractmethod
+    async def add_session(self, player_id: int, token_hash: str, label: str, now: float) -> Session:
+        """A new session of ``player_id`` for the token with digest ``token_hash``;
+        raises ``UnknownPlayer``."""
+
+    @abstractmethod
+    async def add_guest(self, name: str, token_hash: str, label: str, now: float) -> Session:
+        """A new guest and its first session, in one transaction."""
+
+    @abstractmethod
+    async def find_session(self, token_hash: str) -> Session | None:
+        """The session of the token with this digest, or ``None``."""
+
+    @abstractmethod
+    async def touch_session(self, session_id: int, now: float) -> None:
+        """Note that the session was used at ``now`` (no-op if it is gone)."""
+
+    @abstractmethod
+    async def player_sessions(self, player_id: int) -> list[Session]:
+        """The player's sessions, the most recently used first."""
+
+    @abstractmethod
+    async def end_sessions(
+        self, player_id: int, ids: Sequence[int] | None = None, keep: int | None = None
+    ) -> list[int]:
+        """End the player's sessions (those of ``ids`` if given; all but ``keep`` if
+        given); the ids ended.  Another player's session ids are left alone."""
+
+    @abstractmethod
+    async def expire(
+        self, sessions_before: float, guests_before: float, unused_before: float | None = None
+    ) -> tuple[int, int]:
+        """Delete the sessions last used before ``sessions_before``, and the guests that
+        hold nothing (no login, no seat in any game, no running table they made) and have
+        no session used since ``guests_before`` — or, with ``unused_before``, none made
+        since then or used again after it was made; how many of each."""
 
     # -- games --------------------------------------------------------------------------
     @abstractmethod

@@ -42,6 +42,7 @@ from trumps.store.base import (
 )
 from trumps.store.bulk import update_running
 from trumps.store.leases import Leases
+from trumps.store.sessions import SessionRows
 
 __all__ = ["SqlStore"]
 
@@ -159,7 +160,7 @@ def _record(row: Row[Any]) -> dict[str, Any]:
     }
 
 
-class SqlStore(Leases, Store):
+class SqlStore(Leases, SessionRows, Store):
     """The store in an SQL database named by a SQLAlchemy URL.
 
     ``sqlite+aiosqlite:///path/to.db`` or ``postgresql+asyncpg://user@host/db``; extra

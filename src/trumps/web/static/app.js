@@ -283,6 +283,7 @@ async function api(path, { method = "GET", body, auth = false } = {}) {
   if (!res.ok) {
     const err = new Error(data?.message || `${res.status} ${res.statusText}`);
     err.status = res.status;
+    err.code = data?.error ?? null;
     throw err;
   }
   return data;
@@ -299,7 +300,14 @@ function adopt(data, sameUser) {
   status(t("Welcome, {name}!", { name: S.name }), "info");
 }
 
-function logout() {
+/** End this session on the server (or every session of mine: `everywhere`), then start
+ *  afresh as a new guest. */
+async function logout(everywhere = false) {
+  if (S.token) {
+    try {
+      await api(everywhere ? "/api/logout/everywhere" : "/api/logout", { method: "POST", auth: true });
+    } catch { /* ended already: the token opens nothing either way */ }
+  }
   Object.assign(S, { token: null, account: null });
   save("token", null);
   S.tables.clear();

@@ -5,6 +5,7 @@ import { bdi, el, fill, load, put, save, select } from "./dom.js";
 import { botName, errorText, gameName, lang, listed, levelName, num, plural, presetName, t } from "./i18n.js";
 import { botPace } from "./trickview.js";
 import { changesFrom, optionLabel, presetOf, resolve, rulesLine, valueLabel } from "./rulesview.js";
+import { sessionsBox } from "./sessions.js";
 
 // The games, their player counts and presets, and the bot levels come from the server
 // (GET /api/catalog, loaded by app.js): the page keeps no copy of them.
@@ -421,8 +422,9 @@ function profileBox() {
     el("label", { for: "name-input" }, t("Your name")), name,
     el("button", { type: "submit", testid: "name-save" }, t("Save")));
   const account = S.account
-    ? el("p", { class: "inline" }, fill(t("Logged in as {login}."), { login: bdi(S.account) }),
-      el("button", { type: "button", onclick: ctx.logout }, t("Log out")))
+    ? el("div", {}, el("p", { class: "inline" }, fill(t("Logged in as {login}."), { login: bdi(S.account) }),
+      el("button", { type: "button", testid: "logout", onclick: () => ctx.logout() }, t("Log out"))),
+    sessionsBox(ctx))
     : el("details", {}, el("summary", {}, t("Register or log in to keep your games on every device")),
       accountForm("register"), accountForm("login"));
   return el("section", { class: "box" }, el("h2", {}, t("You")), nameForm, account);
@@ -437,13 +439,16 @@ function accountForm(kind) {
     try {
       const body = { login: login.value.trim(), password: password.value };
       if (kind === "register") body.name = ctx.state.name || body.login;
-      // Registering with the guest's token as Bearer turns the guest into the account.
+      // Registering with the guest's token as Bearer turns the guest into the account;
+      // logging in with it ends the guest's session (the server makes a new one).
       const data = await ctx.api(kind === "register" ? "/api/accounts" : "/api/login",
-        { method: "POST", body, auth: kind === "register" });
+        { method: "POST", body, auth: true });
       password.value = "";
       ctx.adopt(data, kind === "register");
     } catch (err) {
-      ctx.status(err.status === 401 ? t("Wrong login or password.") : err.status === 409 ? t("That login is taken.")
+      ctx.status(err.code === "weak_password" ? t("That password is too easy to guess: use a longer one, or several words that do not go together.")
+        : err.status === 429 ? t("Too many tries: wait a minute.")
+        : err.status === 401 ? t("Wrong login or password.") : err.status === 409 ? t("That login is taken.")
         : kind === "register" ? t("Registration failed.") : t("Login failed."), "error", err.message);
     }
   };

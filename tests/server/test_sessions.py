@@ -1,0 +1,319 @@
+"""Sessions that can be ended (issue 17 §2): resume tokens kept on the server.
+
+The app runs in this process (lifespan driven by the test, HTTP through httpx's ASGI
+transport); sockets are the hub's plain connections (``server.hubkit``), so a closed
+socket is seen as the connection's close with its reason.  No sleeps: every wait is on a
+message or an event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx
+from argon2 import PasswordHasher
+from starlette.applications import Starlette
+
+from server.hubkit import hello, said
+from server.test_readyz import running
+from trumps.server.app import ServerSettings, create_app
+from trumps.server.auth import Passwords
+from trumps.server.hub import Connection, Hub
+from trumps.server.protocol import Error, Pong
+from trumps.server.sessions import SESSION_ENDED, Sessions
+from trumps.store import SqlStore
+
+SECRET = "sessions-test-secret-0123456789"
+PASSWORD = "correct horse battery staple 42"
+Body = Callable[[Starlette, httpx.AsyncClient], Awaitable[None]]
+
+
+def run(tmp_path: Path, body: Body, **settings: Any) -> None:
+    async def main() -> None:
+        app = create_app(
+            ServerSettings(
+                db=f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
+                secret=SECRET,
+                bot_time=0.01,
+                freeze_gc=False,
+                **settings,
+            )
+        )
+        async with running(app), http_client(app) as http:
+            await asyncio.wait_for(body(app, http), 60)
+
+    asyncio.run(main())
+
+
+def http_client(app: Starlette, address: str = "127.0.0.1") -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=app, client=(address, 40000))
+    return httpx.AsyncClient(transport=transport, base_url="http://t")
+
+
+def hub_of(app: Starlette) -> Hub:
+    hub: Hub = app.state.server.hub
+    return hub
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+async def register(http: httpx.AsyncClient, login: str, token: str | None = None) -> str:
+    answer = await http.post(
+        "/api/accounts",
+        json={"login": login, "password": PASSWORD},
+        headers=auth(token) if token else {},
+    )
+    assert answer.status_code == 201, answer.text
+    token_: str = answer.json()["resume_token"]
+    return token_
+
+
+async def log_in(http: httpx.AsyncClient, login: str, **headers: str) -> str:
+    answer = await http.post("/api/login", json={"login": login, "password": PASSWORD},
+                             headers=headers)  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    token: str = answer.json()["resume_token"]
+    return token
+
+
+async def refused_hello(hub: Hub, token: str) -> None:
+    conn = hub.connect()
+    await said(hub, conn, {"type": "hello", "protocol": 1, "name": "Ana", "resume_token": token})
+    msg = await conn.outbox.get()
+    assert isinstance(msg, Error) and msg.code == "bad_token", msg
+
+
+async def closed(conn: Connection) -> str:
+    """Wait for the server to close ``conn``; its close reason."""
+    while (await conn.outbox.get()) is not None:
+        pass
+    return conn.close_reason
+
+
+def test_logout_ends_the_session_and_closes_its_sockets(tmp_path: Path) -> None:
+    """``POST /api/logout`` was 404: "Log out" only cleared the browser."""
+
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        token = await register(http, "ana")
+        conn, welcome = await hello(hub_of(app), "Ana", token)
+        assert welcome.account == "ana" and welcome.resume_token == token
+        other = await log_in(http, "ana")  # another device
+        out = await http.post("/api/logout", headers=auth(token))
+        assert out.status_code == 200, out.text
+        assert await closed(conn) == SESSION_ENDED
+        await refused_hello(hub_of(app), token)
+        assert (await http.get("/api/sessions", headers=auth(token))).status_code == 401
+        # The other device's session goes on.
+        assert (await http.get("/api/sessions", headers=auth(other))).status_code == 200
+        assert (await http.post("/api/logout")).status_code == 401  # no token: nothing
+
+    run(tmp_path, body)
+
+
+def test_sessions_are_listed_with_the_current_one_and_each_can_be_ended(tmp_path: Path) -> None:
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        first = await register(http, "ana")
+        second = await log_in(http, "ana", **{"user-agent": "Mozilla/5.0 (X11; Linux x86_64) "
+                                               "Gecko/20100101 Firefox/140.0"})  # fmt: skip
+        assert first != second and len(second) >= 43  # 256 random bits
+        listed = (await http.get("/api/sessions", headers=auth(second))).json()["sessions"]
+        assert len(listed) == 2
+        current = [s for s in listed if s["current"]]
+        assert len(current) == 1 and current[0]["label"] == "Firefox on Linux"
+        old = next(s for s in listed if not s["current"])
+        assert old["created"] <= old["last_used"]
+        # Bob cannot end Ana's session; Ana can.
+        bob = await register(http, "bob")
+        gone = await http.delete(f"/api/sessions/{old['id']}", headers=auth(bob))
+        assert gone.status_code == 404
+        assert (await http.get("/api/sessions", headers=auth(first))).status_code == 200
+        ended = await http.delete(f"/api/sessions/{old['id']}", headers=auth(second))
+        assert ended.status_code == 200, ended.text
+        assert (await http.get("/api/sessions", headers=auth(first))).status_code == 401
+        assert (await http.delete("/api/sessions/x", headers=auth(second))).status_code == 404
+
+    run(tmp_path, body)
+
+
+def test_log_out_everywhere_ends_every_session_of_the_player(tmp_path: Path) -> None:
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        tokens = [await register(http, "ana"), await log_in(http, "ana"), await log_in(http, "ana")]
+        bob = await register(http, "bob")
+        conns = [(await hello(hub_of(app), "Ana", t))[0] for t in tokens]
+        out = await http.post("/api/logout/everywhere", headers=auth(tokens[1]))
+        assert out.status_code == 200 and len(out.json()["ended"]) == 3
+        for conn in conns:
+            assert await closed(conn) == SESSION_ENDED
+        for token in tokens:
+            await refused_hello(hub_of(app), token)
+        assert (await http.get("/api/sessions", headers=auth(bob))).status_code == 200
+
+    run(tmp_path, body)
+
+
+def test_a_guest_token_stops_opening_the_player_once_it_became_an_account(
+    tmp_path: Path,
+) -> None:
+    """The guest's stateless token still opened the account after the sign-up."""
+
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        hub = hub_of(app)
+        guest, welcome = await hello(hub, "Ana")
+        await said(hub, guest, {"type": "chat", "table_id": "nope", "text": "hi"})  # stored
+        account = await register(http, "ana", welcome.resume_token)
+        assert account != welcome.resume_token
+        assert await closed(guest) == SESSION_ENDED
+        await refused_hello(hub, welcome.resume_token)
+        _, again = await hello(hub, "Ana", account)
+        assert again.account == "ana" and again.player_id == welcome.player_id
+
+    run(tmp_path, body)
+
+
+def test_login_and_password_change_rotate_the_token(tmp_path: Path) -> None:
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        hub = hub_of(app)
+        await register(http, "ana")
+        guest_conn, guest = await hello(hub, "Guest")
+        await said(hub, guest_conn, {"type": "chat", "table_id": "nope", "text": "hi"})  # stored
+        # Logging in from the guest's browser ends the guest's session.
+        token = await log_in(http, "ana", authorization=f"Bearer {guest.resume_token}")
+        await refused_hello(hub, guest.resume_token)
+        other = await log_in(http, "ana")
+        conn, _ = await hello(hub, "Ana", other)
+        wrong = await http.post("/api/password", headers=auth(token),
+                                json={"password": "nope", "new_password": PASSWORD + "!"})  # fmt: skip
+        assert wrong.status_code == 401
+        changed = await http.post("/api/password", headers=auth(token),
+                                  json={"password": PASSWORD, "new_password": PASSWORD + "!"})  # fmt: skip
+        assert changed.status_code == 200, changed.text
+        fresh = changed.json()["resume_token"]
+        assert await closed(conn) == SESSION_ENDED
+        for old in (token, other):
+            await refused_hello(hub, old)
+        _, welcome = await hello(hub, "Ana", fresh)
+        assert welcome.account == "ana"
+        logged = await http.post("/api/login", json={"login": "ana", "password": PASSWORD + "!"})
+        assert logged.status_code == 200
+
+    run(tmp_path, body)
+
+
+def test_resume_works_after_a_restart(tmp_path: Path) -> None:
+    token: list[str] = []
+
+    async def first(app: Starlette, http: httpx.AsyncClient) -> None:
+        token.append(await register(http, "ana"))
+
+    async def second(app: Starlette, http: httpx.AsyncClient) -> None:
+        _, welcome = await hello(hub_of(app), "Ana", token[0])
+        assert welcome.account == "ana" and welcome.resume_token == token[0]
+
+    run(tmp_path, first)
+    run(tmp_path, second)
+
+
+class CountingStore(SqlStore):
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.touches = 0
+        self.touched = asyncio.Event()
+
+    async def touch_session(self, session_id: int, now: float) -> None:
+        self.touches += 1
+        await super().touch_session(session_id, now)
+        self.touched.set()
+
+
+def test_last_use_is_written_at_most_once_per_few_minutes(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = CountingStore(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
+        await store.create()
+        now = [1_000_000.0]
+        sessions = Sessions(store, SECRET, clock=lambda: now[0])
+        hub = Hub(store, sessions)
+        try:
+            conn, welcome = await hello(hub, "Ana")
+            for _ in range(15):
+                await said(hub, conn, {"type": "ping", "nonce": 1})
+                assert isinstance(await conn.outbox.get(), Pong)
+            assert store.touches == 0
+            now[0] += sessions.touch_every + 1
+            await said(hub, conn, {"type": "ping", "nonce": 1})
+            await said(hub, conn, {"type": "ping", "nonce": 1})
+            for _ in range(2):
+                assert isinstance(await conn.outbox.get(), Pong)
+            await asyncio.wait_for(store.touched.wait(), 10)
+            assert store.touches == 1  # (a write the pings before had spawned ran before it)
+            found = await store.find_session(sessions.digest(welcome.resume_token))
+            assert found is not None and found.last_used == now[0]
+        finally:
+            await hub.stop()
+            await store.close()
+
+    asyncio.run(main())
+
+
+class CountingHasher(PasswordHasher):
+    def __init__(self) -> None:
+        super().__init__()
+        self.verified = 0
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        self.verified += 1
+        return super().verify(hash, password)
+
+
+def test_an_unknown_login_costs_a_verification_like_a_known_one(tmp_path: Path) -> None:
+    """An unknown login answered in 5 ms, a known one in 200 ms."""
+
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        await register(http, "ana")
+        hasher = CountingHasher()
+        app.state.server.accounts.passwords = Passwords(hasher)
+        for login in ("ana", "nobody"):
+            before = hasher.verified
+            answer = await http.post("/api/login", json={"login": login, "password": "x" * 12})
+            assert answer.status_code == 401 and answer.json()["error"] == "bad_login"
+            assert hasher.verified == before + 1, login
+
+    run(tmp_path, body)
+
+
+def test_logins_are_throttled_per_account_from_any_address(tmp_path: Path) -> None:
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        await register(http, "ana")
+        answers = []
+        for n in range(6):  # each try from another address
+            async with http_client(app, f"10.0.0.{n + 1}") as other:
+                answer = await other.post("/api/login", json={"login": "ana", "password": "bad"})
+                answers.append(answer.status_code)
+        assert answers == [401] * 5 + [429]
+        async with http_client(app, "10.0.1.1") as other:  # another login is not held up
+            answer = await other.post("/api/login", json={"login": "bob", "password": "bad"})
+            assert answer.status_code == 401
+
+    run(tmp_path, body)
+
+
+def test_common_and_weak_passwords_are_refused(tmp_path: Path) -> None:
+    """``12345678`` and ``password`` were accepted."""
+
+    async def body(app: Starlette, http: httpx.AsyncClient) -> None:
+        for weak in ("12345678", "password", "qwertyuiop", "olena.k2026"):
+            answer = await http.post("/api/accounts", json={"login": "olena.k", "password": weak})
+            assert answer.status_code == 400 and answer.json()["error"] == "weak_password", weak
+        assert (await http.post("/api/login", json={"login": "olena.k", "password": "password"})
+                ).status_code == 401  # fmt: skip
+        token = await register(http, "olena.k")
+        changed = await http.post("/api/password", headers=auth(token),
+                                  json={"password": PASSWORD, "new_password": "12345678"})  # fmt: skip
+        assert changed.status_code == 400 and changed.json()["error"] == "weak_password"
+        assert (await http.get("/api/sessions", headers=auth(token))).status_code == 200
+
+    run(tmp_path, body)
