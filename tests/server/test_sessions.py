@@ -18,6 +18,7 @@ from argon2 import PasswordHasher
 from starlette.applications import Starlette
 
 from server.hubkit import hello, said
+from server.test_cluster import run as two_processes
 from server.test_readyz import running
 from trumps.server.app import ServerSettings, create_app
 from trumps.server.auth import Passwords
@@ -202,6 +203,24 @@ def test_login_and_password_change_rotate_the_token(tmp_path: Path) -> None:
         assert logged.status_code == 200
 
     run(tmp_path, body)
+
+
+def test_an_ended_session_s_sockets_close_on_every_process() -> None:
+    """Two hubs as one service (PostgreSQL + Redis): resume works on either, and ending
+    the session on A closes its socket on B too (the Redis bus), whose next hello fails."""
+
+    async def body(a: Hub, b: Hub, store: SqlStore) -> None:
+        on_a, welcome = await hello(a, "Ana")
+        on_b, again = await hello(b, "Ana", welcome.resume_token)
+        assert again.player_id == welcome.player_id
+        session = await store.find_session(a.sessions.digest(welcome.resume_token))
+        assert session is not None
+        a.sessions_ended(await store.end_sessions(session.player_id))  # as /api/logout on A
+        assert await closed(on_a) == SESSION_ENDED
+        assert await closed(on_b) == SESSION_ENDED
+        await refused_hello(b, welcome.resume_token)
+
+    two_processes(body)
 
 
 def test_resume_works_after_a_restart(tmp_path: Path) -> None:
