@@ -111,3 +111,18 @@ def test_a_guest_whose_token_was_never_used_again_goes_sooner(db: Db) -> None:
             await store.get_player(kept.player_id)
 
     db.on_store(body)
+
+
+def test_reserved_player_ids_are_never_given_twice(db: Db) -> None:
+    async def body(store: SqlStore) -> None:
+        first = await store.reserve_player_id()  # before any player was stored
+        ana = await store.add_player("Ana", "h", login="ana")
+        second = await store.reserve_player_id()
+        rui = await store.add_player("Rui")
+        ids = [first, ana, second, rui]
+        assert len(set(ids)) == 4 and ids == sorted(ids)
+        stored = await store.add_guest("Eve", "e" * 64, "", 1.0, player_id=second)
+        assert stored.player_id == second and (await store.get_player(second)).name == "Eve"
+        assert await store.add_player("Bo") > rui
+
+    db.on_store(body)

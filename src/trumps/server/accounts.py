@@ -162,11 +162,8 @@ class Accounts:
             return fail(429, "rate_limited", "too many attempts; wait a minute")
         try:
             body: _AccountIn = await _body(request, _AccountIn)
-            guest = await self.bearer(request)
         except Refused as e:
             return fail(e.status, e.code, str(e))
-        except BadToken as e:
-            return fail(401, "bad_token", str(e))
         except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
             return fail(400, "bad_field", str(e))
         login = body.login.strip().lower()
@@ -176,6 +173,12 @@ class Accounts:
                 "bad_field",
                 "a login is 3–32 of a–z, 0–9, '_', '.', '-', starting alphanumeric",
             )
+        try:
+            guest = await self.bearer(request)
+        except BadToken:
+            # No stored guest: one that never sat, made a table or chatted has nothing to
+            # keep (or its session ended): the account is a new player.
+            guest = None
         name = clean_text(body.name or body.login).strip() or login
         if await asyncio.to_thread(weak_password, body.password, login, name):
             return fail(400, "weak_password", WEAK)

@@ -45,6 +45,7 @@ class Connection:
         self.session: int | None = None
         self.token: str | None = None
         self.touched = 0.0
+        self.pending = False  # a guest with an id and a token, not stored until it acts
         self.label = ""  # the client, for the list of sessions (its User-Agent, short)
         self.budget: Buckets | None = None  # its rate limit, from the first message on
         self.match_key: str | None = None  # where it waits for a quick match (several processes)

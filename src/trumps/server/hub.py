@@ -46,11 +46,13 @@ from trumps.server.protocol import (
     PROTOCOL_VERSION,
     BotPace,
     CancelQuickMatch,
+    ChatSend,
     ClientMessage,
     CreateTable,
     Error,
     ErrorCode,
     Hello,
+    JoinTable,
     LeaveTable,
     ListTables,
     Ping,
@@ -58,6 +60,7 @@ from trumps.server.protocol import (
     Pong,
     ProtocolError,
     QuickMatch,
+    RematchAsk,
     Resync,
     RuleFault,
     TableClosed,
@@ -83,6 +86,8 @@ log = logging.getLogger(__name__)
 
 FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
 
+# Requests before which a guest is stored: it sits, makes a table or chats.
+_STORE_GUEST_FIRST = (CreateTable, PlayComputer, QuickMatch, JoinTable, ChatSend, RematchAsk)
 # Requests answered without the store, also while it is unreachable.
 _WITHOUT_STORE = (Ping, ListTables, Resync, LeaveTable, CancelQuickMatch)
 # What a store that cannot be reached raises (the driver's errors, under SQLAlchemy's).
@@ -324,6 +329,12 @@ class Hub(TableRequests):
 
         self._spawn(touch())
 
+    async def _store_guest(self, conn: Connection) -> None:
+        """Store the guest ``conn`` is, with the id and token its ``welcome`` gave."""
+        assert conn.player is not None and conn.token is not None
+        session = await self.sessions.open_guest(conn.name, conn.token, conn.label, conn.player)
+        conn.session, conn.touched, conn.pending = session.id, self.sessions.clock(), False
+
     def close_sessions(self, ids: list[int]) -> None:
         """These sessions ended: close their sockets here (reason ``SESSION_ENDED``)."""
         ended = set(ids)
@@ -361,6 +372,8 @@ class Hub(TableRequests):
                 return
             await self._hello(conn, msg)
             return
+        if conn.pending and isinstance(msg, _STORE_GUEST_FIRST):
+            await self._store_guest(conn)
         if isinstance(msg, Hello):
             self._error(conn, "bad_field", "hello: this connection already said hello")
         elif isinstance(msg, Ping):
@@ -407,11 +420,15 @@ class Hub(TableRequests):
             account = player.login
             if player.name != msg.name:
                 await self.store.rename_player(player.id, msg.name)
+            player_id = session.player_id
+            conn.session, conn.touched = session.id, self.sessions.clock()
         else:
+            # A guest is stored (with its session) when it first sits, makes a table or
+            # chats (``_store_guest``): a hello alone only reserves its id.
             token = self.sessions.new_token()
-            session = await self.sessions.open_guest(msg.name, token, conn.label)
-        player_id = session.player_id
-        conn.session, conn.token, conn.touched = session.id, token, self.sessions.clock()
+            player_id = await self.store.reserve_player_id()
+            conn.pending = True
+        conn.token = token
         conn.player, conn.name, conn.account = player_id, msg.name, account
         mine = [
             table_id

@@ -112,9 +112,14 @@ class Sessions:
         row = await self.store.add_session(player_id, self.digest(token), label, self.clock())
         return token, row
 
-    async def open_guest(self, name: str, token: str, label: str = "") -> Session:
-        """Store a new guest with a session for ``token`` (made by ``new_token``)."""
-        return await self.store.add_guest(name, self.digest(token), label, self.clock())
+    async def open_guest(
+        self, name: str, token: str, label: str = "", player_id: int | None = None
+    ) -> Session:
+        """Store a new guest (``player_id``: reserved for it at its ``hello``) with a session
+        for ``token`` (made by ``new_token``)."""
+        return await self.store.add_guest(
+            name, self.digest(token), label, self.clock(), player_id=player_id
+        )
 
     async def check(self, token: str) -> Session:
         """The live session of ``token``; raises ``BadToken``.  Notes its use if the last
@@ -122,7 +127,10 @@ class Sessions:
         found = await self.store.find_session(self.digest(token))
         now = self.clock()
         if found is None:
-            raise BadToken("the resume token is not a session of this server (it ended)")
+            raise BadToken(
+                "the resume token opens no session here (it ended, or its guest never sat, "
+                "made a table or chatted)"
+            )
         if now - found.last_used > self.idle:
             await self.store.end_sessions(found.player_id, [found.id])
             raise BadToken("the session has expired; sign in again or play on as a new guest")

@@ -238,8 +238,16 @@ class Store(ABC):
         raises ``UnknownPlayer``."""
 
     @abstractmethod
-    async def add_guest(self, name: str, token_hash: str, label: str, now: float) -> Session:
-        """A new guest and its first session, in one transaction."""
+    async def reserve_player_id(self) -> int:
+        """A new player id, never given before or after, without storing a player (a guest
+        that has not sat, made a table or chatted yet is not stored)."""
+
+    @abstractmethod
+    async def add_guest(
+        self, name: str, token_hash: str, label: str, now: float, player_id: int | None = None
+    ) -> Session:
+        """A new guest (with ``player_id`` from ``reserve_player_id``, or a new id) and its
+        first session, in one transaction."""
 
     @abstractmethod
     async def find_session(self, token_hash: str) -> Session | None:

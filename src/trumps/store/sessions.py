@@ -12,7 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, and_, delete, exists, insert, not_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    and_,
+    delete,
+    exists,
+    insert,
+    not_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from trumps.store._tables import RUNNING, game_players, games, players, sessions
@@ -52,9 +63,37 @@ class SessionRows:
             return Session(id=int(result.scalar_one()), player_id=player_id, created=now,
                            last_used=now, label=label[:80])  # fmt: skip
 
-    async def add_guest(self, name: str, token_hash: str, label: str, now: float) -> Session:
+    async def reserve_player_id(self) -> int:
+        # The players table's own counter, moved on without a row: PostgreSQL's sequence,
+        # SQLite's AUTOINCREMENT entry (made first if no player was ever stored).
         async with self._engine.begin() as conn:
-            made = await conn.execute(insert(players).values(name=name).returning(players.c.id))
+            if self._engine.dialect.name == "postgresql":
+                found = await conn.execute(
+                    text("SELECT nextval(pg_get_serial_sequence('players', 'id'))")
+                )
+                return int(found.scalar_one())
+            await conn.execute(
+                text(
+                    "INSERT INTO sqlite_sequence (name, seq) SELECT 'players', "
+                    "COALESCE((SELECT MAX(id) FROM players), 0) WHERE NOT EXISTS "
+                    "(SELECT 1 FROM sqlite_sequence WHERE name = 'players')"
+                )
+            )
+            found = await conn.execute(
+                text(
+                    "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'players' RETURNING seq"
+                )
+            )
+            return int(found.scalar_one())
+
+    async def add_guest(
+        self, name: str, token_hash: str, label: str, now: float, player_id: int | None = None
+    ) -> Session:
+        async with self._engine.begin() as conn:
+            values: dict[str, Any] = {"name": name}
+            if player_id is not None:
+                values["id"] = player_id
+            made = await conn.execute(insert(players).values(values).returning(players.c.id))
             player_id = int(made.scalar_one())
             values = {
                 "player_id": player_id,
