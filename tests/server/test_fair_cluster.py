@@ -11,10 +11,10 @@ from server.hubkit import next_of, said
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
 from server.test_fair_use import create, hint, my_turn
 from store.postgres import need_postgres
-from trumps.server.auth import Tokens
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import Error, Hint, TableState, Welcome
 from trumps.server.quota import FairUse
+from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 SECRET = "fair-cluster-secret-0123456789"
@@ -33,7 +33,7 @@ def run(body: Callable[[Hub, Hub], Awaitable[None]], fair: FairUse) -> None:
             hubs = [
                 Hub(
                     store,
-                    Tokens(SECRET),
+                    Sessions(store, SECRET),
                     HubOptions(
                         bot_time=0.01,
                         seed=seed,

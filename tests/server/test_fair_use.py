@@ -12,7 +12,6 @@ from typing import Any
 
 from server.hubkit import decoded, next_of, said
 from trumps.ai.base import Decision
-from trumps.server.auth import Tokens
 from trumps.server.botplay import BOTS_IDLE_END, HINT_LEVEL, UNSTARTED_END
 from trumps.server.bots import BotRequest, BotRunner
 from trumps.server.hub import Connection, Hub, HubOptions
@@ -27,6 +26,7 @@ from trumps.server.protocol import (
     Welcome,
 )
 from trumps.server.quota import FairUse
+from trumps.server.sessions import Sessions
 from trumps.server.timing import ManualTime
 from trumps.store import SqlStore
 
@@ -55,7 +55,7 @@ def run(
     async def main() -> None:
         store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
         await store.create()
-        hub = Hub(store, Tokens(SECRET), HubOptions(bot_time=0.01, seed=1, **options))
+        hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1, **options))
         if think is not None:
             hub.runner = BotRunner(0, think=think)
         await hub.start()
