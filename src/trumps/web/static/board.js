@@ -137,8 +137,9 @@ function twentyfiveCentre(m) {
   const v = m.view;
   const n = seatCount(v);
   const box = el("div", { class: "centre twentyfive" });
+  // A robbed turn-up is in the robber's hand (their seat shows it as known): not by the stock.
   const turnup = el("div", { class: "turnup" },
-    el("div", { class: "stock" }, cardBack(), v.turnup ? cardFace(v.turnup, "turned") : null),
+    el("div", { class: "stock" }, cardBack(), v.turnup && !v.robbed ? cardFace(v.turnup, "turned") : null),
     el("p", {}, v.trump ? fill(t("Trumps: {suit}"), { suit: suitSymbol(v.trump) }) : ""),
     v.robbed ? el("p", { class: "note" }, fill(t("{name} robbed the turn-up."), { name: bdi(m.name(v.robbed.seat)) })) : null);
   const trick = v.trick ?? [];
