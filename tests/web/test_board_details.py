@@ -15,7 +15,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-from web.test_browser import open_page, pytestmark, run, set_name
+from web.test_browser import SHOTS, open_page, pytestmark, run, set_name
 
 __all__ = ["pytestmark"]
 
@@ -65,6 +65,98 @@ def test_a_robbed_turn_up_is_no_longer_drawn_on_the_table(rob_server: ServerProc
         await expect(centre.locator(f"[data-card='{turnup}']")).to_have_count(0)
         await expect(centre.locator(".stock .turned")).to_have_count(0)
         await expect(centre).to_contain_text("Trumps:")
+        await ctx.close()
+
+    run(body)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProc]:
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'board.db'}", tmp_path, seed=1040)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def kozyri_cards(page: Page) -> None:
+    """A Svoi Kozyri duel against the random bot, up to my first turn with cards to play."""
+    await page.get_by_test_id("pc-game").select_option("kozyri")
+    await page.get_by_test_id("pc-level").select_option("random")
+    await page.get_by_test_id("play-computer").click()
+    await expect(page.get_by_test_id("table")).to_be_visible()
+    await page.wait_for_function(MINE)
+    await page.locator("[data-testid^='action-trump']:enabled").first.click()
+    await expect(page.locator("[data-testid='hand'] .hcard.legal")).not_to_have_count(0)
+    await page.wait_for_function(MINE)
+
+
+# Where the rank and suit are printed on every card picture (cards/*/XX.svg, viewBox
+# -120 -168 240 336: the index spans x -114.4…-84, y -156…-92): fractions of the picture.
+CORNER = (0.024, 0.036, 0.15, 0.226)
+
+# For each card of the hand: its corner (as drawn), its badge's box, and what is on top at
+# the corner's points (the card itself, or something covering it).
+CORNERS = """([x0, y0, x1, y1]) => {
+  const hand = document.querySelector("[data-testid='hand']");
+  const box = hand.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > innerHeight) window.scrollBy(0, box.top - 40);
+  return [...hand.querySelectorAll("button.hcard")].map((b) => {
+  const img = b.querySelector(".card-img").getBoundingClientRect();
+  const c = { x: img.x + x0 * img.width, y: img.y + y0 * img.height, w: (x1 - x0) * img.width, h: (y1 - y0) * img.height };
+  const kbd = b.querySelector("kbd")?.getBoundingClientRect() ?? null;
+  const points = [[0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9], [0.5, 0.5]];
+  const covered = points.filter(([fx, fy]) => {
+    const top = document.elementFromPoint(c.x + fx * c.w, c.y + fy * c.h);
+    return !(top && b.contains(top) && top.tagName !== "KBD");
+  }).length;
+  return { card: b.dataset.card, corner: c, covered,
+    kbd: kbd && { x: kbd.x, y: kbd.y, w: kbd.width, h: kbd.height } };
+  });
+}"""
+
+
+def overlaps(a: Msg, b: Msg) -> bool:
+    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and (
+        a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+    )
+
+
+async def corners_clear(page: Page, why: str) -> list[Msg]:
+    cards: list[Msg] = await page.evaluate(CORNERS, list(CORNER))
+    assert cards, why
+    for c in cards:
+        assert c["covered"] == 0, (why, c)
+        for other in cards:
+            if other["kbd"] is not None:
+                assert not overlaps(other["kbd"], c["corner"]), (why, other["card"], c)
+    return cards
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
+def test_every_card_s_corner_shows_on_a_phone(server: ServerProc, lang: str, locale: str) -> None:
+    """The shortcut badges and a raised card never cover a rank corner of the hand."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", locale=locale, phone=True)
+        await expect(page.locator(f"html[lang='{lang}']")).to_have_count(1)
+        await set_name(page, "Aoife")
+        await kozyri_cards(page)
+        hand = page.get_by_test_id("hand")
+        await expect(hand.locator("kbd")).not_to_have_count(0)
+        cards = await corners_clear(page, "at rest")
+        assert sum(c["kbd"] is not None for c in cards) >= 1
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await page.locator(".me-area").screenshot(path=str(SHOTS / f"phone-hand-{lang}.png"))
+        # A raised card (the pointer on it, or the keyboard's focus) leaves its
+        # neighbours' corners in view.
+        legal = hand.locator("button.hcard.legal")
+        for i in range(min(await legal.count(), 4)):
+            await legal.nth(i).hover()
+            await corners_clear(page, f"hovering legal card {i}")
+        await page.mouse.move(0, 0)
+        await legal.first.focus()
+        await page.keyboard.press("ArrowRight")
+        await corners_clear(page, "keyboard focus")
         await ctx.close()
 
     run(body)
