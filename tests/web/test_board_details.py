@@ -116,8 +116,10 @@ CORNERS = """([x0, y0, x1, y1]) => {
 
 
 def overlaps(a: Msg, b: Msg) -> bool:
-    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and (
-        a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+    return (
+        a["x"] < b["x"] + b["w"]
+        and b["x"] < a["x"] + a["w"]
+        and (a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"])
     )
 
 
