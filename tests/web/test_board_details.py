@@ -162,3 +162,67 @@ def test_every_card_s_corner_shows_on_a_phone(server: ServerProc, lang: str, loc
         await ctx.close()
 
     run(body)
+
+
+# The hand's cards (their boxes) and whether anything sticks out sideways: the page, the hand.
+HAND_BOXES = """() => {
+  const hand = document.querySelector("[data-testid='hand']");
+  const cards = [...hand.querySelectorAll("button.hcard")].map((b) => {
+    const r = b.getBoundingClientRect();
+    return { left: r.left, right: r.right, width: r.width, height: r.height };
+  });
+  return { cards, page: document.documentElement.scrollWidth, view: innerWidth,
+    hand: [hand.scrollWidth, hand.clientWidth] };
+}"""
+
+
+async def hand_fits(page: Page, why: str) -> list[Msg]:
+    got: Msg = await page.evaluate(HAND_BOXES)
+    assert got["cards"], why
+    assert got["page"] <= got["view"], (why, got["page"], got["view"])
+    assert got["hand"][0] <= got["hand"][1], (why, got["hand"])
+    for c in got["cards"]:
+        assert c["left"] >= 0 and c["right"] <= got["view"], (why, c)
+    cards: list[Msg] = got["cards"]
+    return cards
+
+
+def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc) -> None:
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", phone=True, still=True)
+        await set_name(page, "Aoife")
+        await twentyfive(page)
+        hand = page.get_by_test_id("hand")
+        await expect(hand.locator("button.hcard")).to_have_count(5)
+        size = page.get_by_test_id("card-size")
+        await expect(size).to_have_value("normal")
+        widths: dict[str, float] = {}
+        for choice in ("small", "normal", "large"):
+            await size.select_option(choice)
+            assert await page.evaluate("localStorage.getItem('trumps.cards')") == choice
+            await expect(page.locator(f"[data-testid='hand'][data-size='{choice}']")).to_have_count(
+                1
+            )
+            cards = await hand_fits(page, choice)
+            widths[choice] = cards[0]["width"]
+        assert widths["small"] < widths["normal"] < widths["large"], widths
+        # Kept for the next visit, and applied as the page opens.
+        await page.reload()
+        await expect(page.locator("html[data-ready='1']")).to_have_count(1)
+        await expect(page.get_by_test_id("card-size")).to_have_value("large")
+        await expect(hand.locator("button.hcard")).to_have_count(5)
+        assert (await hand_fits(page, "after a reload"))[0]["width"] == widths["large"]
+        await ctx.close()
+        # Eighteen cards of a Svoi Kozyri duel still fit a phone at every size.
+        ctx, page = await open_page(browser, server.http + "/", phone=True, still=True)
+        await set_name(page, "Aoife")
+        await kozyri_cards(page)
+        for choice in ("large", "small", "normal"):
+            await page.get_by_test_id("card-size").select_option(choice)
+            await expect(page.locator(f"[data-testid='hand'][data-size='{choice}']")).to_have_count(
+                1
+            )
+            assert len(await hand_fits(page, f"kozyri {choice}")) >= 15
+        await ctx.close()
+
+    run(body)

@@ -13,6 +13,7 @@ import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcome
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
+import { cardSizeControl, layoutHand } from "./handview.js";
 import { animControl, handSummary, logExtras, previousTrick, tookLine, trickNode } from "./trickview.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
@@ -80,7 +81,8 @@ export function mountTable(root, context) {
     el("div", { class: "felt" }, parts.opponents, parts.centre, parts.me),
     parts.result,
     el("div", { class: "t-tools" }, parts.hint, parts.lastTrick, parts.resign, parts.leave,
-      animControl(() => { const tb = ctx.current(); if (tb) renderTable(tb); })),
+      animControl(() => { const tb = ctx.current(); if (tb) renderTable(tb); }),
+      cardSizeControl(() => layoutHand(parts.hand))),
     parts.lastTrickOut,
     parts.hintOut,
     el("div", { class: "t-side" },
@@ -89,7 +91,7 @@ export function mountTable(root, context) {
   parts.hand.addEventListener("keydown", onHandKey);
   if (!started) {
     started = true;
-    window.addEventListener("resize", () => layoutHand());
+    window.addEventListener("resize", () => layoutHand(parts?.hand));
     setInterval(tick, 250);
   }
 }
@@ -135,7 +137,7 @@ export function renderTable(tb) {
   parts.leave.textContent = tb.seat === null ? t("Stop watching") : tb.outcome ? t("Back to the lobby") : t("Leave the table");
   renderLog(tb);
   renderChat(tb);
-  layoutHand();
+  layoutHand(parts.hand);
   if (focused) restoreFocus(focused);
 }
 
@@ -338,23 +340,6 @@ function actionButton(tb, action, i, label, aria) {
     "data-focus-key": `action-${action}`, disabled: !mine, "aria-label": aria ?? null,
     onclick: () => ctx.play(tb, action),
   }, label, mine && i < 9 ? el("kbd", { "aria-hidden": "true" }, num(i + 1)) : null);
-}
-
-/** Cards overlap more the more there are; wrap into rows on narrow screens so that every
- *  card stays large enough to tap. */
-function layoutHand() {
-  const hand = parts?.hand;
-  if (!hand || hand.offsetParent === null) return;
-  const n = Math.max(1, Number(hand.dataset.count) || 1);
-  const width = hand.clientWidth - 8;
-  const visible = 0.6; // the part of a card not covered by the next one
-  let cw = 0;
-  for (let rows = 1; rows <= 3; rows++) {
-    const perRow = Math.ceil(n / rows);
-    cw = width / (1 + (perRow - 1) * visible);
-    if (cw >= 50) break;
-  }
-  hand.style.setProperty("--cw", `${Math.floor(Math.min(cw, 100) * 0.995)}px`);
 }
 
 function renderHint(tb) {

@@ -1,0 +1,58 @@
+// Your hand's layout and the card-size setting (small, normal, large; kept in localStorage
+// and applied at once). The hand always fits its row: cards overlap, shrink and wrap into
+// up to three rows; large cards overlap more before they shrink. Each card's left part
+// stays in view — its rank corner and its shortcut badge (style.css).
+
+import { el, load, save } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The widest a card of the hand gets at each size, in CSS pixels. */
+export const CARD_SIZES = { small: 70, normal: 100, large: 130 };
+const MIN_CARD = 50; // narrower than this, the cards wrap into another row (up to three)
+const SHOWN = 0.6; // the part of a card not covered by the next one
+const SHOWN_LEAST = 0.34; // large cards overlap down to this, still showing corner and badge
+
+/** The card-size setting: "small", "normal" or "large". */
+export function cardSize() {
+  const saved = load("cards");
+  return Object.hasOwn(CARD_SIZES, saved ?? "") ? saved : "normal";
+}
+
+/** A card's width and the part of it that shows, for n cards in a row `width` pixels wide. */
+export function handLayout(n, width, size = cardSize()) {
+  const most = CARD_SIZES[size] ?? CARD_SIZES.normal;
+  let perRow = n;
+  let cw = 0;
+  for (let rows = 1; rows <= 3; rows++) {
+    perRow = Math.ceil(n / rows);
+    cw = width / (1 + (perRow - 1) * SHOWN);
+    if (cw >= MIN_CARD) break;
+  }
+  let shown = SHOWN;
+  if (size === "large" && perRow > 1 && cw < most) {
+    cw = Math.min(most, width / (1 + (perRow - 1) * SHOWN_LEAST));
+    shown = Math.min(SHOWN, (width - cw) / ((perRow - 1) * cw));
+  }
+  return { cw: Math.floor(Math.min(cw, most) * 0.995), shown };
+}
+
+/** Lay out the hand element (its data-count cards) at the chosen size. */
+export function layoutHand(hand) {
+  if (!hand || hand.offsetParent === null) return;
+  const size = cardSize();
+  const { cw, shown } = handLayout(Math.max(1, Number(hand.dataset.count) || 1), hand.clientWidth - 8, size);
+  hand.style.setProperty("--cw", `${cw}px`);
+  hand.style.setProperty("--overlap", (1 - shown).toFixed(3));
+  hand.dataset.size = size;
+}
+
+/** The card-size control for the table's tools, beside the animation speed. */
+export function cardSizeControl(onChange) {
+  const box = el("select", {
+    id: "card-size", testid: "card-size",
+    onchange: (e) => { save("cards", Object.hasOwn(CARD_SIZES, e.target.value) ? e.target.value : null); onChange?.(); },
+  }, [["small", t("small cards")], ["normal", t("normal cards")], ["large", t("large cards")]].map(([v, label]) =>
+    el("option", { value: v }, label)));
+  box.value = cardSize();
+  return el("span", { class: "inline anim-setting" }, el("label", { for: "card-size" }, t("Card size")), box);
+}
