@@ -5,9 +5,14 @@ the views), and fed to the client's model; the log is read as the screen shows i
 
 from __future__ import annotations
 
+import asyncio
+import re
 from typing import Any
 
+import msgspec
+
 from trumps import Game, new_game
+from trumps.server.table import Join, ResyncCmd, Table
 from trumps.tui.connect.model import TableModel
 from trumps.tui.connect.text import feed_text
 
@@ -63,3 +68,33 @@ def test_the_log_says_how_many_cards_a_pick_up_took() -> None:
     count = game.view(None)["take_count"]
     line = play(game, model, "take")
     assert f"picks up {count} card" in line, line
+
+
+def test_a_snapshot_s_log_tells_the_same_as_the_events() -> None:
+    """After a reconnect the client fills its log from a snapshot (``table_state``): it
+    still names each trick's winner, the hands' ends and a pick-up's size."""
+
+    async def snapshot(game: Game) -> dict[str, Any]:
+        table = Table("t-1", game, ["random"] * game.players, bot_seed=1)
+        q: asyncio.Queue[Any] = asyncio.Queue()
+        table.submit(Join(q))
+        table.start()
+        table.launch()
+        while type(await q.get()).__name__ != "GameOver":
+            pass
+        table.submit(ResyncCmd(q))
+        snap = await q.get()
+        await table.stop()
+        data: dict[str, Any] = msgspec.to_builtins(snap)
+        return data
+
+    for game_id, players, seed in (("twentyfive", 3, 7), ("kozyri", 2, 3)):
+        data = asyncio.run(snapshot(new_game(game_id, players=players, seed=seed)))
+        model = model_of(new_game(game_id, players=players, seed=seed))
+        model.apply_state(data)
+        text = "\n".join(feed_text(model, item).plain for item in model.feed)
+        if game_id == "twentyfive":
+            assert text.count("wins the trick.") >= 5, text
+            assert "Hand 1 is over. Hand 2 is dealt." in text, text
+        else:
+            assert re.search(r"picks up \d+ cards?", text), text

@@ -5,13 +5,14 @@ harness as ``test_browser.py``: a real ``trumps serve``, Playwright driving the 
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from server.e2e import ServerProc
 from trumps.games import new_game
@@ -116,11 +117,8 @@ CORNERS = """([x0, y0, x1, y1]) => {
 
 
 def overlaps(a: Msg, b: Msg) -> bool:
-    return (
-        a["x"] < b["x"] + b["w"]
-        and b["x"] < a["x"] + a["w"]
-        and (a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"])
-    )
+    sideways = a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"]
+    return bool(sideways and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"])
 
 
 async def corners_clear(page: Page, why: str) -> list[Msg]:
@@ -223,6 +221,120 @@ def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc)
                 1
             )
             assert len(await hand_fits(page, f"kozyri {choice}")) >= 15
+        await ctx.close()
+
+    run(body)
+
+
+def dropping(state: Msg) -> Callable[[WebSocketRoute], None]:
+    """A WebSocket route that passes frames both ways, keeping the server's in
+    ``state['seen']``; while ``state['hold']`` is set, the server's frames are kept in
+    ``state['held']`` instead of reaching the page (the page misses those events)."""
+
+    def handler(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+        state["routes"].append(ws)
+
+        def to_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if state["hold"]:
+                state["held"].append(msg)
+                return
+            state["seen"].append(msg)
+            ws.send(message)
+
+        def to_server(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") == "play_computer" and state.get("rules"):
+                msg["rules"] = state["rules"]
+            upstream.send(json.dumps(msg))
+
+        ws.on_message(to_server)
+        upstream.on_message(to_page)
+
+    return handler
+
+
+async def drop_after(page: Page, state: Msg, done: Callable[[Msg], object]) -> None:
+    """Hold the server's frames until one satisfies ``done``, then drop the connection; the
+    page reconnects (frames pass again) and resyncs from a snapshot."""
+    for _ in range(400):
+        if any(done(m) for m in state["held"]):
+            break
+        await page.wait_for_timeout(25)  # polling the relay's list, not a sync point
+    else:
+        raise AssertionError(f"never seen: {state['held']}")
+    state["hold"] = False
+    await state["routes"][-1].close()
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "offline")
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
+
+
+def test_after_a_resync_the_log_still_names_trick_winners(server: ServerProc) -> None:
+    async def body(browser: Browser) -> None:
+        state: Msg = {"hold": False, "held": [], "seen": [], "routes": []}
+
+        async def setup(context: BrowserContext) -> None:
+            await context.route_web_socket(WS_URL, dropping(state))
+
+        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        await set_name(page, "Aoife")
+        await twentyfive(page)  # the first trick's winner is told in a missed event
+        await page.wait_for_function(MINE)
+        log = page.get_by_test_id("log")
+        await expect(log).not_to_contain_text("won the trick")
+        state["hold"] = True
+        await page.locator("[data-testid='hand'] .hcard.legal").first.click()
+
+        def closing(m: Msg) -> bool:
+            return m.get("type") == "event" and bool((m.get("closed") or {}).get("trick"))
+
+        await drop_after(page, state, closing)
+        trick = next(m for m in state["held"] if closing(m))["closed"]["trick"]
+        assert any(m.get("type") == "table_state" for m in state["seen"][-5:])
+        winner = "Aoife" if trick["winner"] == 0 else "random bot"
+        await expect(log).to_contain_text(f"{winner} won the trick.")
+        await ctx.close()
+
+    run(body)
+
+
+def test_after_a_resync_the_log_still_counts_a_pick_up(server: ServerProc) -> None:
+    async def body(browser: Browser) -> None:
+        state: Msg = {"hold": False, "held": [], "seen": [], "routes": []}
+
+        async def setup(context: BrowserContext) -> None:
+            await context.route_web_socket(WS_URL, dropping(state))
+
+        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        await set_name(page, "Aoife")
+        state["rules"] = {"voluntary_pickup": True}  # a pick-up is mine to choose
+        await kozyri_cards(page)
+        take = page.get_by_test_id("action-take")
+        for _ in range(60):
+            await page.wait_for_function(MINE)
+            if await take.count() and await take.is_enabled():
+                break
+            before = await page.get_by_test_id("table").get_attribute("data-event")
+            await page.locator("[data-testid='hand'] .hcard.legal").first.click()
+            await expect(page.get_by_test_id("table")).not_to_have_attribute(
+                "data-event", before or ""
+            )
+        else:
+            raise AssertionError("no pick-up in sixty turns")
+        views = [m["view"] for m in state["seen"] if m.get("type") in ("event", "table_state")]
+        count = views[-1]["take_count"]
+        state["hold"] = True
+        await take.click()
+
+        def taken(m: Msg) -> bool:
+            return m.get("type") == "event" and m.get("action") == "take"
+
+        await drop_after(page, state, taken)
+        cards = "card" if count == 1 else "cards"
+        await expect(page.get_by_test_id("log")).to_contain_text(
+            f"Aoife picked up {count} {cards}."
+        )
         await ctx.close()
 
     run(body)

@@ -9,9 +9,12 @@ the order the table made it.
 
 from __future__ import annotations
 
-from typing import Any, cast
+import logging
+from typing import Any, NamedTuple, cast
 
-from trumps.games.base import Why
+from trumps.errors import TrumpsError
+from trumps.games.base import Game, Why
+from trumps.records import play_recorded
 from trumps.server.commands import Outbox
 from trumps.server.protocol import (
     BotLevel,
@@ -31,9 +34,19 @@ from trumps.server.protocol import GameOver as GameOverMsg
 from trumps.server.protocol import TableState as TableStateMsg
 from trumps.server.tablebase import GAME_KINDS, TableBase, _Entry
 
-__all__ = ["LOG_IN_SNAPSHOT", "Projection", "why_msg"]
+__all__ = ["LOG_IN_SNAPSHOT", "PlyNote", "Projection", "why_msg"]
+
+log = logging.getLogger("trumps.server.table")
 
 LOG_IN_SNAPSHOT = 300  # the most recent events a snapshot carries
+
+
+class PlyNote(NamedTuple):
+    """What an action's event told beyond the action (``Projection.ply_notes``)."""
+
+    closed: dict[str, Any] | None = None
+    next_hand: int | None = None
+    took: int | None = None
 
 
 def why_msg(why: Why | None) -> WhyNot | None:
@@ -49,6 +62,9 @@ def why_msg(why: Why | None) -> WhyNot | None:
 
 class Projection(TableBase):
     """The messages of a table, each built for its recipient."""
+
+    _notes_game: Game | None = None  # the game replayed for ``ply_notes``
+    _notes: list[PlyNote]
 
     def outcome_info(self) -> OutcomeInfo | None:
         outcome = self.game.outcome
@@ -123,8 +139,51 @@ class Projection(TableBase):
             return action
         return self.game.public_action(action, viewer)  # the game knows what is secret
 
+    def ply_notes(self) -> list[PlyNote]:
+        """For each action of the game so far, what its event told beyond the action: what
+        it closed (``game.closed()``), the next hand dealt after a hand's end, and a Svoi
+        Kozyri pick-up's size (the view's ``take_count`` before it, K12).  Kept up to date
+        by replaying the new actions on a copy of the game made from its seed, so that it
+        holds also after a restart (the events are stored without it)."""
+        history = self.game.history
+        if self._notes_game is None or len(self._notes) > len(history):
+            game = self.game
+            self._notes_game = type(game).new(
+                players=game.players, rules=game.rules, seed=game.seed
+            )
+            self._notes = []
+        replayed = self._notes_game
+        for action in history[len(self._notes) :]:
+            mover = replayed.current_player
+            took = replayed.view(mover).get("take_count") if action == "take" else None
+            try:
+                play_recorded(replayed, action)
+            except TrumpsError:  # a game not made from its seed (a position): no notes
+                log.warning("table %s: its actions do not replay from the seed", self.table_id)
+                self._notes_game = replayed = type(self.game).from_json(self.game.to_json())
+                self._notes = [PlyNote()] * len(history)
+                break
+            closed = replayed.closed()
+            dealt = replayed.view(None).get("hand") if closed and "hand" in closed else None
+            self._notes.append(PlyNote(closed, dealt if replayed.outcome is None else None, took))
+        return self._notes
+
+    def _log_entry(self, e: _Entry, seat: int | None, notes: list[PlyNote]) -> LogEntry:
+        note = notes[e.ply] if e.ply is not None and e.ply < len(notes) else PlyNote()
+        return LogEntry(
+            number=e.number,
+            kind=e.kind,
+            seat=e.seat,
+            action=self._shown(e.action, e.seat, seat),
+            by_bot=e.by_bot,
+            closed=note.closed,
+            next_hand=note.next_hand,
+            took=note.took,
+        )
+
     def _snapshot(self, seat: int | None) -> TableStateMsg:
         view, legal = self.view_for(seat), self._legal_for(seat)
+        notes = self.ply_notes()
         return TableStateMsg(
             table_id=self.table_id,
             game=cast(GameId, self.game.game_id),
@@ -139,16 +198,7 @@ class Projection(TableBase):
             clocks=self.clocks(),
             private=self.config.private,
             time_control=self.config.time_control,
-            log=[
-                LogEntry(
-                    number=e.number,
-                    kind=e.kind,
-                    seat=e.seat,
-                    action=self._shown(e.action, e.seat, seat),
-                    by_bot=e.by_bot,
-                )
-                for e in self.events[-LOG_IN_SNAPSHOT:]
-            ],
+            log=[self._log_entry(e, seat, notes) for e in self.events[-LOG_IN_SNAPSHOT:]],
             chat=[ChatEntry(seat=c.seat, name=c.name, text=c.text) for c in self.chat],
             outcome=self.outcome_info(),
             record_id=self.record_id,

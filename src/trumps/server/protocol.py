@@ -213,6 +213,11 @@ class LogEntry(_Part, kw_only=True):
     seat: SeatNo | None = None
     action: str | None = None
     by_bot: bool = False
+    # What the action closed, as its event said (public); the next hand dealt after a
+    # hand's end (None at the game's end); a Svoi Kozyri ``take``'s card count (K12).
+    closed: dict[str, Any] | None = None
+    next_hand: int | None = None
+    took: int | None = None
 
 
 class ChatEntry(_Part, kw_only=True):

@@ -131,7 +131,14 @@ export function applySnapshot(tb, m) {
     sent: false, resyncing: false, replaced: false, closed: null,
   });
   setClocks(tb, m.clocks);
-  if (Array.isArray(m.log)) tb.log = m.log.slice(-LOG_MAX);
+  if (Array.isArray(m.log)) {
+    // Each entry tells what its event told (closed, next_hand, took): the log lines, and
+    // the hands finished, are the same as from the events (missed ones too).
+    tb.log = m.log.slice(-LOG_MAX);
+    const known = new Set(tb.hands.map((h) => h.hand));
+    const missed = tb.log.map((e) => e.closed?.hand).filter((h) => h && !known.has(h.hand));
+    if (missed.length) tb.hands = [...tb.hands, ...missed].sort((a, b) => a.hand - b.hand);
+  }
 }
 
 /** Apply an event: "applied", "old" (already in a snapshot) or "gap" (resync needed). */
