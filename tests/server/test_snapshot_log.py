@@ -9,8 +9,8 @@ import pytest
 
 from server.test_table import Watched, collect_until_over, run
 from trumps.games import new_game
-from trumps.server.protocol import Event, TableState
-from trumps.server.table import Join, ResyncCmd, Table
+from trumps.server.protocol import BotPace, Event, TableState
+from trumps.server.table import Join, ResyncCmd, Table, TableConfig
 
 
 @pytest.mark.parametrize(("game_id", "players", "seed"), [("twentyfive", 3, 7), ("kozyri", 2, 3)])
@@ -47,5 +47,30 @@ def test_snapshot_log_entries_carry_what_the_events_closed(
         else:
             assert any(e.took for e in snap.log)
         assert live.leaks == []
+
+    run(main)
+
+
+@pytest.mark.parametrize(
+    ("levels", "pace", "shown"),
+    [
+        ([None, "random"], "normal", "normal"),
+        ([None, "random"], "fast", "fast"),
+        ([None, "random"], "instant", "instant"),
+        (["random", "random"], "normal", "instant"),  # bots only: never slowed
+    ],
+)
+def test_a_snapshot_says_the_table_s_bot_pace(
+    levels: list[str | None], pace: BotPace, shown: str
+) -> None:
+    async def main() -> None:
+        game = new_game("twentyfive", players=2, seed=7)
+        table = Table("t-pace", game, levels, config=TableConfig(bot_pace=pace))
+        q = Watched(table, None)
+        table.submit(Join(q))
+        table.launch()
+        snap = await q.get()
+        await table.stop()
+        assert isinstance(snap, TableState) and snap.bot_pace == shown
 
     run(main)

@@ -17,6 +17,7 @@ from trumps.server.protocol import (
     Event,
     GameOver,
     ServerMessage,
+    Spectators,
     TableState,
 )
 from trumps.server.table import (
@@ -44,12 +45,17 @@ class Watched(asyncio.Queue[ServerMessage]):
     """A subscriber queue that checks, as each message is put, that it shows no card of
     another seat's hand (the table's game at that moment) except that seat's known ones."""
 
-    def __init__(self, table: Table | None, seat: int | None) -> None:
+    def __init__(self, table: Table | None, seat: int | None, *, watchers: bool = False) -> None:
         super().__init__()
         self.table, self.seat, self.checked = table, seat, 0
         self.leaks: list[str] = []
+        # Who watches (``spectators`` messages) is queued only when asked for; else kept here.
+        self.watchers, self.told_watchers = watchers, list[Spectators]()
 
     def put_nowait(self, item: ServerMessage) -> None:
+        if isinstance(item, Spectators) and not self.watchers:
+            self.told_watchers.append(item)
+            return
         if self.table is not None:
             try:
                 self.check(self.table, item)

@@ -247,6 +247,8 @@ def dropping(state: Msg) -> Callable[[WebSocketRoute], None]:
             msg = json.loads(message)
             if msg.get("type") == "play_computer" and state.get("rules"):
                 msg["rules"] = state["rules"]
+            if msg.get("type") == "play_computer" and state.get("pace"):
+                msg["bot_pace"] = state["pace"]
             upstream.send(json.dumps(msg))
 
         ws.on_message(to_server)
@@ -335,6 +337,85 @@ def test_after_a_resync_the_log_still_counts_a_pick_up(server: ServerProc) -> No
         await expect(page.get_by_test_id("log")).to_contain_text(
             f"Aoife picked up {count} {cards}."
         )
+        await ctx.close()
+
+    run(body)
+
+
+HELD_DELAY = """() => {
+  const laid = document.querySelector("[data-testid='table'] .trick-area .last-trick.held .laid");
+  return laid ? getComputedStyle(laid).animationDelay : null;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("pace", "delay"), [("instant", "0s"), ("fast", "0.5s"), ("normal", "1.1s")]
+)
+def test_the_trick_hold_follows_the_table_s_pace(server: ServerProc, pace: str, delay: str) -> None:
+    """A finished trick stays in place for the table's pace before it is gathered: the page
+    adds no hold of its own at an instant table."""
+
+    async def body(browser: Browser) -> None:
+        state: Msg = {"hold": False, "held": [], "seen": [], "routes": [], "pace": pace}
+
+        async def setup(context: BrowserContext) -> None:
+            await context.route_web_socket(WS_URL, dropping(state))
+
+        ctx, page = await open_page(browser, server.http + "/", setup=setup)
+        await set_name(page, "Aoife")
+        await twentyfive(page)
+        held = page.get_by_test_id("trick-held")
+        for _ in range(12):  # up to a trick I won and lead after: it stays on the table
+            await page.wait_for_function(MINE)
+            if await held.count():
+                break
+            before = await page.get_by_test_id("table").get_attribute("data-event")
+            await page.locator("[data-testid='hand'] .hcard.legal").first.click()
+            await expect(page.get_by_test_id("table")).not_to_have_attribute(
+                "data-event", before or ""
+            )
+        await expect(held).to_be_visible()
+        assert state["seen"] and any(m.get("bot_pace") == pace for m in state["seen"])
+        await expect(page.get_by_test_id("table")).to_have_attribute("data-pace", pace)
+        assert await page.evaluate(HELD_DELAY) == delay
+        await ctx.close()
+
+    run(body)
+
+
+def test_the_table_shows_who_watches(server: ServerProc) -> None:
+    """Everyone at a table sees the spectators' count and names; the list follows people
+    coming and going, and a crowd shows its first names and how many more."""
+
+    async def body(browser: Browser) -> None:
+        state: Msg = {"hold": False, "held": [], "seen": [], "routes": []}
+
+        async def setup(context: BrowserContext) -> None:
+            await context.route_web_socket(WS_URL, dropping(state))
+
+        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        await set_name(page, "Aoife")
+        await kozyri_cards(page)
+        watchers = page.get_by_test_id("spectators")
+        await expect(watchers).to_be_hidden()
+        table_id = next(m["table_id"] for m in state["seen"] if m.get("type") == "table_state")
+        other, watcher = await open_page(
+            browser, f"{server.http}/?table={table_id}", name="Marta", still=True
+        )
+        await expect(watcher.get_by_test_id("table")).to_be_visible()
+        await expect(watchers).to_be_visible()
+        await expect(watchers).to_have_text("1 person watching: Marta")
+        await expect(watcher.get_by_test_id("spectators")).to_have_text("1 person watching: Marta")
+        # A crowd: the server names the first ten and counts the rest.
+        crowd = {"type": "spectators", "table_id": table_id, "count": 14}
+        crowd["names"] = ["Marta", *(f"P{i}" for i in range(1, 10))]
+        state["routes"][-1].send(json.dumps(crowd))
+        await expect(watchers).to_contain_text("14 people watching: Marta, P1, P2")
+        await expect(watchers).to_contain_text("P9 +4 more")
+        # The spectator goes: the list goes too.
+        await watcher.get_by_test_id("leave").click()
+        await expect(watchers).to_be_hidden()
+        await other.close()
         await ctx.close()
 
     run(body)

@@ -18,6 +18,7 @@ from trumps.records import play_recorded
 from trumps.server.commands import Outbox
 from trumps.server.protocol import (
     BotLevel,
+    BotPace,
     ChatEntry,
     ErrorCode,
     EventKind,
@@ -26,6 +27,7 @@ from trumps.server.protocol import (
     OutcomeInfo,
     Reason,
     SeatInfo,
+    SpectatorList,
     WhyNot,
 )
 from trumps.server.protocol import Error as ErrorMsg
@@ -202,7 +204,20 @@ class Projection(TableBase):
             chat=[ChatEntry(seat=c.seat, name=c.name, text=c.text) for c in self.chat],
             outcome=self.outcome_info(),
             record_id=self.record_id,
+            bot_pace=self.shown_pace(),
+            spectators=self.spectator_list(),
         )
+
+    def spectator_list(self) -> SpectatorList:
+        """Who watches (``Seats``)."""
+        raise NotImplementedError
+
+    def shown_pace(self) -> BotPace:
+        """The bots' pace a client is told (docs/protocol.md#pacing): the table's, but
+        ``instant`` at a table of bots only, whose moves are never slowed."""
+        if all(seat.level is not None for seat in self.seats):
+            return "instant"
+        return self.config.bot_pace
 
     def _emit(
         self,

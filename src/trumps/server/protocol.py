@@ -33,6 +33,7 @@ MAX_PRESET_CHARS: Final = 32  # a rule preset's name
 MAX_OPTIONS: Final = 32  # entries of a rule options object
 MAX_SECONDS: Final = 24 * 3600  # any duration: clock base and increment, grace
 MAX_LIST_OFFSET: Final = 100_000  # where a page of the table list starts
+MAX_SPECTATOR_NAMES: Final = 10  # names a spectator list shows (the count says how many in all)
 # The most seats a table may have: the largest game's (Twenty-Five is for up to 10).
 MAX_SEATS: Final = max(cls.max_players for cls in GAMES.values())
 
@@ -218,6 +219,14 @@ class LogEntry(_Part, kw_only=True):
     closed: dict[str, Any] | None = None
     next_hand: int | None = None
     took: int | None = None
+
+
+class SpectatorList(_Part, kw_only=True):
+    """Who watches a table: how many people, and the names of the first of them (in the
+    order they came, at most ``MAX_SPECTATOR_NAMES``).  Names only."""
+
+    count: Annotated[int, Meta(ge=0)] = 0
+    names: Annotated[list[Name], Meta(max_length=MAX_SPECTATOR_NAMES)] = []
 
 
 class ChatEntry(_Part, kw_only=True):
@@ -428,6 +437,10 @@ class TableState(_Msg, tag="table_state", kw_only=True):
     chat: list[ChatEntry] = []
     outcome: OutcomeInfo | None = None
     record_id: int | None = None
+    # How the bots' moves are paced here (docs/protocol.md#pacing): the table's pace, or
+    # ``instant`` at a table of bots only, which is never slowed.
+    bot_pace: BotPace = "normal"
+    spectators: SpectatorList = msgspec.field(default_factory=SpectatorList)
 
 
 class Event(_Msg, tag="event", kw_only=True):
@@ -457,6 +470,14 @@ class ChatPosted(_Msg, tag="chat", kw_only=True):
     seat: SeatNo | None
     name: Name
     text: ChatText
+
+
+class Spectators(_Msg, tag="spectators", kw_only=True):
+    """Who watches ``table_id`` now (sent to everyone at the table when it changes)."""
+
+    table_id: Id
+    count: Annotated[int, Meta(ge=0)]
+    names: Annotated[list[Name], Meta(max_length=MAX_SPECTATOR_NAMES)]
 
 
 class Pong(_Msg, tag="pong", kw_only=True):
@@ -542,6 +563,7 @@ ServerMessage: TypeAlias = (
     | Rematch
     | Replaced
     | TableClosed
+    | Spectators
 )
 
 CLIENT_TYPES: Final[dict[str, type[msgspec.Struct]]] = {

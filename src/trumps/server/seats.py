@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from trumps.server.commands import GraceOver, Join, Outbox
 from trumps.server.projection import Projection
-from trumps.server.protocol import Replaced
+from trumps.server.protocol import MAX_SPECTATOR_NAMES, Replaced, SpectatorList, Spectators
 
 __all__ = ["Seats"]
 
@@ -23,12 +23,16 @@ __all__ = ["Seats"]
 class Seats(Projection):
     """Joining, spectating, reconnecting, leaving and grace periods."""
 
+    _spectators_told = SpectatorList()  # the list the table was last told (never changed in place)
+
     def _join(self, c: Join) -> None:
         owner: object = c.player if c.player is not None else c.conn
         if c.spectate:
             self._unsubscribe(c.conn)
             self._subs[c.conn] = None
+            self._watchers[c.conn] = (owner, c.name or "Guest")
             self._send(c.conn, self._snapshot(None))
+            self._spectators_changed(told=c.conn)
             return
         mine = self.seat_of_owner(owner)
         if mine is not None and c.seat is not None and c.seat != mine:
@@ -64,6 +68,7 @@ class Seats(Projection):
         seat.away = False  # a newcomer in a seat given up: the takeover bot stops
         self._send(c.conn, self._snapshot(seat_no))
         self._emit("join", seat=seat_no)
+        self._spectators_changed()  # a spectator who sat down watches no more
 
     def _rebind(self, seat_no: int, conn: Outbox, name: str | None) -> None:
         seat = self.seats[seat_no]
@@ -77,6 +82,7 @@ class Seats(Projection):
             seat.name = name
         self._cancel_timer(("grace", seat_no))
         self._subs[conn] = seat_no
+        self._spectators_changed()
         if self.over:  # a last look at the finished game
             self._send(conn, self._snapshot(seat_no))
             return
@@ -85,6 +91,7 @@ class Seats(Projection):
         self._emit("return", seat=seat_no)
 
     def _unsubscribe(self, conn: Outbox) -> None:
+        self._watchers.pop(conn, None)
         seat_no = self._subs.pop(conn, None)
         if seat_no is not None and self.seats[seat_no].conn is conn:
             self.seats[seat_no].conn = None
@@ -94,6 +101,7 @@ class Seats(Projection):
             return
         seat_no = self._subs[conn]
         self._unsubscribe(conn)
+        self._spectators_changed()
         if seat_no is None or self.over:
             return
         seat = self.seats[seat_no]
@@ -130,6 +138,28 @@ class Seats(Projection):
         else:  # nobody is waiting for a person who never came back before the start
             seat.owner, seat.name = None, None
             self._emit("leave", seat=c.seat)
+
+    # -- who watches -----------------------------------------------------------------------
+    def spectator_list(self) -> SpectatorList:
+        """The people watching (one per person, in the order they came): their count and
+        the first ``MAX_SPECTATOR_NAMES`` names.  Names only, nothing of the game."""
+        people: dict[object, str] = {}
+        for owner, name in self._watchers.values():
+            people.setdefault(owner, name)
+        names = list(people.values())
+        return SpectatorList(count=len(names), names=names[:MAX_SPECTATOR_NAMES])
+
+    def _spectators_changed(self, told: Outbox | None = None) -> None:
+        """Tell everyone at the table who watches, when that changed (but ``told``, whose
+        snapshot just said so)."""
+        now = self.spectator_list()
+        if now == self._spectators_told:
+            return
+        self._spectators_told = now
+        msg = Spectators(table_id=self.table_id, count=now.count, names=now.names)
+        for conn in self._subs:
+            if conn is not told:
+                self._send(conn, msg)
 
     def _seat_of(self, conn: Outbox) -> int | None:
         seat = self._subs.get(conn)

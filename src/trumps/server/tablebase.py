@@ -91,6 +91,7 @@ class TableBase:
         self.record_id: int | None = None
         self.events: list[_Entry] = []
         self._subs: dict[Outbox, int | None] = {}  # connection -> seat or None
+        self._watchers: dict[Outbox, tuple[object, str]] = {}  # spectator -> (person, name)
         self._bot_task: asyncio.Task[None] | None = None
         self._hints: set[asyncio.Task[None]] = set()
         self._hinting: dict[int, int] = {}  # seat -> its hints being thought

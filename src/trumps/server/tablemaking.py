@@ -173,7 +173,7 @@ class TableRequests:
         if any(level is None for level in levels):
             table.submit(Join(conn, name=conn.name, player=conn.player))
         else:  # a table of bots: the creator watches it play
-            table.submit(Join(conn, spectate=True))
+            table.submit(Join(conn, name=conn.name, player=conn.player, spectate=True))
             table.start()
         self.lobby.changed()
         return table
@@ -301,7 +301,7 @@ class TableRequests:
                 )
             )
         elif op == "spectate":
-            table.submit(Join(conn, spectate=True))
+            table.submit(Join(conn, name=conn.name, player=conn.player, spectate=True))
         elif op == "leave":
             table.submit(Leave(conn))
         elif op == "disconnect":

@@ -235,6 +235,12 @@ const handlers = {
     }
     renderTitle();
   },
+  spectators(m) {
+    const tb = S.tables.get(m.table_id);
+    if (!tb) return;
+    tb.spectators = { count: m.count ?? 0, names: m.names ?? [] };
+    if (tb.id === S.current) renderTable(tb);
+  },
 
   rematch(m) {
     const tb = S.tables.get(m.table_id);

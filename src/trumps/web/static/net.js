@@ -107,7 +107,8 @@ export function newTable(id) {
   return {
     id, game: "kozyri", rules: {}, seats: [], seat: null, event: 0, view: {}, legal: [],
     why_not: {}, to_move: null, clocks: null, clockAt: 0, private: false, time_control: null, log: [],
-    chat: [], chatSeq: 0, outcome: null, record_id: null,
+    chat: [], chatSeq: 0, outcome: null, record_id: null, bot_pace: "normal",
+    spectators: { count: 0, names: [] }, // who watches (a `spectators` message)
     sent: false, // an action is on its way: wait for its event (or error)
     resyncing: false, // a resync is on its way: ignore events until the snapshot
     hint: null, rematch: null,
@@ -128,7 +129,7 @@ export function applySnapshot(tb, m) {
     game: m.game, rules: m.rules ?? {}, seats: m.seats ?? [], seat: m.seat ?? null, event: m.event,
     view: m.view ?? {}, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, private: !!m.private,
     time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null,
-    sent: false, resyncing: false, replaced: false, closed: null,
+    bot_pace: m.bot_pace ?? "normal", spectators: m.spectators ?? { count: 0, names: [] }, sent: false, resyncing: false, replaced: false, closed: null,
   });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.log)) {

@@ -8,13 +8,13 @@
 import { bdi, el, fill, put, reducedMotion } from "./dom.js";
 import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
 import { rulesLine } from "./rulesview.js";
-import { botName, cardName, gameName, levelName, num, plural, suitName, t } from "./i18n.js";
+import { botName, cardName, gameName, levelName, listed, num, plural, suitName, t } from "./i18n.js";
 import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcomeNodes, seatBox } from "./board.js";
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
 import { cardSizeControl, layoutHand } from "./handview.js";
-import { animControl, handSummary, logExtras, previousTrick, tookLine, trickNode } from "./trickview.js";
+import { animControl, handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -43,6 +43,7 @@ export function mountTable(root, context) {
   parts = {
     title: el("h2", { class: "t-title" }),
     turn: el("p", { class: "turn", testid: "turn", "aria-live": "polite" }),
+    watchers: el("p", { class: "watchers note", testid: "spectators", hidden: true }),
     invite: el("input", { id: "invite-link", testid: "invite-link", readonly: true, class: "invite-input" }),
     opponents: el("div", { class: "opponents" }),
     centre: el("div", { class: "centre-wrap" }),
@@ -75,7 +76,7 @@ export function mountTable(root, context) {
   } }, el("label", { for: "chat-input", class: "sr-only" }, t("Message")), chatInput,
   el("button", { type: "submit" }, t("Send")));
   put(root,
-    el("div", { class: "t-head" }, parts.title, parts.turn),
+    el("div", { class: "t-head" }, parts.title, parts.turn, parts.watchers),
     parts.walk,
     parts.inviteBox,
     el("div", { class: "felt" }, parts.opponents, parts.centre, parts.me),
@@ -111,7 +112,11 @@ export function renderTable(tb) {
   // Hooks for tests and assistive tools: the event shown, and whether I may act now.
   parts.turn.dataset.mine = String(canAct(tb));
   const section = parts.turn.closest("[data-testid='table']");
-  if (section) section.dataset.event = String(tb.event);
+  if (section) {
+    section.dataset.event = String(tb.event);
+    section.dataset.pace = tb.bot_pace; // a finished trick is held as the table's pace says
+    section.style.setProperty("--trick-hold", `${trickHold(tb.bot_pace)}s`);
+  }
   if (tb.seat !== null && !parts.walk.firstChild) {
     const box = walkthrough(); // a first game: shown until dismissed for good
     if (box) parts.walk.append(box);
@@ -120,6 +125,7 @@ export function renderTable(tb) {
   // The invite link is for a player at a table that still has a seat to fill: not for
   // spectators, nor once every seat is taken.
   parts.inviteBox.hidden = tb.seat === null || !open || !!tb.outcome;
+  renderWatchers(tb);
   parts.invite.value = inviteUrl(tb.id);
 
   const model = liveModel(tb);
@@ -139,6 +145,16 @@ export function renderTable(tb) {
   renderChat(tb);
   layoutHand(parts.hand);
   if (focused) restoreFocus(focused);
+}
+
+/** Who watches the table (the server names the first few and counts everyone). */
+function renderWatchers(tb) {
+  const { count = 0, names = [] } = tb.spectators ?? {};
+  parts.watchers.hidden = count === 0;
+  if (!count) return put(parts.watchers);
+  const more = count - names.length;
+  put(parts.watchers, plural(count, t("{n} person watching:"), t("{n} people watching:")), " ",
+    ...listed(names.map((x) => bdi(x))), more > 0 ? [" ", t("+{n} more", { n: more })] : "");
 }
 
 /** Put the focus back where it was; a card just played is gone: then the hand's first card. */

@@ -3,8 +3,9 @@
 // cards and winner, and for a hand's last trick the whole hand, since the view after it
 // already shows the next deal. Here: the finished trick held on the table with its winner,
 // the "last trick" view, the end-of-hand summary and the score history, and the log lines
-// they add. The pace of bots' moves is the server's (docs/protocol.md#pacing); the page adds
-// only animations, whose speed is a setting (normal, fast, off; off under reduced motion).
+// they add. The pace of bots' moves is the server's (docs/protocol.md#pacing); the page holds
+// a finished trick only as long as that pace says (trickHold) and adds animations, whose
+// speed is a setting (normal, fast, off; off under reduced motion).
 
 import { bdi, el, fill, load, save } from "./dom.js";
 import { cardFace, cardText, suitSymbol } from "./cards.js";
@@ -28,6 +29,16 @@ export function setAnimSpeed(speed) {
   document.documentElement.dataset.anim = animSpeed();
 }
 document.documentElement.dataset.anim = animSpeed();
+
+/** How long a finished trick stays in place before it is gathered, in seconds. The rule:
+ *  the table's pace decides (docs/protocol.md#pacing, `bot_pace` in table_state) — normal
+ *  holds, fast holds shorter, instant does not hold (a table of bots only is instant) —
+ *  and the animation setting may only shorten it; the page never waits of its own. */
+export const TRICK_HOLDS = { normal: 1.1, fast: 0.5, instant: 0 };
+export function trickHold(pace) {
+  const byPace = TRICK_HOLDS[pace] ?? TRICK_HOLDS.normal;
+  return animSpeed() === "fast" ? Math.min(byPace, TRICK_HOLDS.fast) : byPace;
+}
 
 /** The animation speed control for the table's tools. */
 export function animControl(onChange) {

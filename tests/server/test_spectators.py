@@ -1,0 +1,99 @@
+"""Who watches a table (issue 11): everyone at the table is told the spectators' count and
+names (the first ``MAX_SPECTATOR_NAMES``), in ``table_state`` and in a ``spectators``
+message whenever someone starts or stops watching.  Names only: nothing of a game."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from server.hubkit import hello, next_of, said
+from server.test_hub import run as run_hub
+from server.test_table import Watched, run
+from trumps.games import new_game
+from trumps.server.hub import Hub
+from trumps.server.protocol import MAX_SPECTATOR_NAMES, Spectators, TableState
+from trumps.server.table import Disconnect, Join, Leave, Table
+from trumps.store import SqlStore
+
+
+def drained(q: asyncio.Queue[Any]) -> list[Any]:
+    return [q.get_nowait() for _ in range(q.qsize())]
+
+
+def lists(q: asyncio.Queue[Any]) -> list[tuple[int, list[str]]]:
+    return [(m.count, m.names) for m in drained(q) if isinstance(m, Spectators)]
+
+
+def test_the_table_is_told_who_watches() -> None:
+    async def main() -> None:
+        game = new_game("kozyri", players=2, seed=3)
+        table = Table("t-w", game, [None, "random"])
+        player, ana, bo = (Watched(table, s, watchers=True) for s in (0, None, None))
+        table.submit(Join(player, seat=0, name="Olena", player=1))
+        table.launch()
+        snap = await player.get()
+        assert isinstance(snap, TableState) and snap.spectators.count == 0
+        table.submit(Join(ana, spectate=True, name="Ana", player=2))
+        first = await ana.get()  # the newcomer's snapshot lists it too
+        assert isinstance(first, TableState)
+        assert (first.spectators.count, first.spectators.names) == (1, ["Ana"])
+        table.submit(Join(bo, spectate=True, name="Bo", player=3))
+        await bo.get()
+        await asyncio.sleep(0)  # (the table handles the commands in order)
+        table.submit(Leave(ana))
+        table.submit(Disconnect(bo))
+        await table.stop()
+        assert lists(player) == [(1, ["Ana"]), (2, ["Ana", "Bo"]), (1, ["Bo"]), (0, [])]
+        assert lists(ana) == [(2, ["Ana", "Bo"])]  # not after it left
+        assert lists(bo) == [(1, ["Bo"])]
+        assert player.leaks == ana.leaks == bo.leaks == []
+        # Nothing but names and a count: no view, no cards.
+        assert set(msgspec.to_builtins(Spectators(table_id="t", count=0, names=[]))) == {
+            "type",
+            "table_id",
+            "count",
+            "names",
+        }
+
+    run(main)
+
+
+def test_a_crowd_is_counted_and_its_first_names_are_shown() -> None:
+    async def main() -> None:
+        game = new_game("kozyri", players=2, seed=3)
+        table = Table("t-crowd", game, ["random", "random"])
+        crowd = [Watched(table, None, watchers=True) for _ in range(MAX_SPECTATOR_NAMES + 3)]
+        for i, q in enumerate(crowd):
+            table.submit(Join(q, spectate=True, name=f"P{i}", player=100 + i))
+        # The same person in a second tab is one spectator.
+        again = Watched(table, None, watchers=True)
+        table.submit(Join(again, spectate=True, name="P0", player=100))
+        table.launch()
+        last = await again.get()
+        await table.stop()
+        assert isinstance(last, TableState)
+        assert last.spectators.count == MAX_SPECTATOR_NAMES + 3
+        assert last.spectators.names == [f"P{i}" for i in range(MAX_SPECTATOR_NAMES)]
+
+    run(main)
+
+
+def test_a_spectator_is_named_as_it_said_hello(tmp_path: Path) -> None:
+    async def body(hub: Hub, _store: SqlStore) -> None:
+        owner, _ = await hello(hub, "Olena")
+        await said(
+            hub, owner, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
+        )
+        state = await next_of(owner, TableState)
+        watcher, _ = await hello(hub, "Watcher")
+        await said(hub, watcher, {"type": "spectate", "table_id": state.table_id})
+        seen = await next_of(watcher, TableState)
+        assert seen.spectators.names == ["Watcher"]
+        told = await next_of(owner, Spectators)
+        assert (told.table_id, told.count, told.names) == (state.table_id, 1, ["Watcher"])
+
+    run_hub(tmp_path, body)
