@@ -55,6 +55,7 @@ class TableModel:
     hint: Msg | None = None  # the last hint, with the event number it answers
     rematch: Msg | None = None  # a rematch offer: {"new_table_id", "by"}
     left: bool = False  # we left or stopped watching
+    spectators: Msg = field(default_factory=dict)  # who watches: {"count", "names"}
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -141,6 +142,7 @@ class TableModel:
         self.sent = False
         self.resyncing = False
         self.left = False
+        self.spectators = dict(m.get("spectators") or {})
         for entry in m.get("log") or []:
             if int(entry.get("number", 0)) > self.logged:
                 self.add(FeedItem("event", dict(entry)))
@@ -356,6 +358,13 @@ class ClientState:
         text = f"{m.get('by') or 'Someone'} started a rematch: press n to join it."
         t.note(text, "bold cyan")
         return Change("rematch", t.table_id, text=text)
+
+    def _on_spectators(self, m: Msg) -> Change:
+        t = self.tables.get(str(m.get("table_id")))
+        if t is None:
+            return Change("spectators")
+        t.spectators = {"count": m.get("count", 0), "names": list(m.get("names") or [])}
+        return Change("spectators", t.table_id)
 
     def _on_replaced(self, m: Msg) -> Change:
         t = self.tables.get(str(m.get("table_id")))

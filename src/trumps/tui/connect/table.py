@@ -25,6 +25,7 @@ from trumps.tui.connect.text import (
     feed_text,
     hand_line,
     seats_text,
+    watchers_text,
 )
 from trumps.tui.whytext import why_not_text
 
@@ -125,6 +126,8 @@ class TableScreen(ClientScreen):
             head += f" · clock {tc.get('base', 0):g}+{tc.get('increment', 0):g}"
         if t.seat is None:
             head += " · watching"
+        if watchers_text(t):
+            head += f" · {watchers_text(t)}"
         head += f" · {self.client.status}"
         show(self.query_one("#head", Static), head)
         invite = self.query_one("#invite", Static)

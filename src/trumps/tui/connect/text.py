@@ -134,6 +134,17 @@ def seats_text(t: TableModel, now: float | None = None) -> Text:
     return Text("\n").join(lines)
 
 
+def watchers_text(t: TableModel) -> str:
+    """Who watches the table, as the server names them: "2 watching: Marta, Jin", the
+    first names of a crowd and "(+4 more)"; empty when nobody does."""
+    count = int(t.spectators.get("count") or 0)
+    names = [str(x) for x in t.spectators.get("names") or []]
+    if not count:
+        return ""
+    more = count - len(names)
+    return f"{count} watching: {', '.join(names)}" + (f" (+{more} more)" if more > 0 else "")
+
+
 def board_text(t: TableModel) -> Text:
     """The middle of the table and whose turn it is (``trumps.tui.board``)."""
     if not t.view:
