@@ -157,6 +157,10 @@ def test_every_card_s_corner_shows_on_a_phone(server: ServerProc, lang: str, loc
         await legal.first.focus()
         await page.keyboard.press("ArrowRight")
         await corners_clear(page, "keyboard focus")
+        for size in ("large", "small"):  # the card-size setting: corners still clear
+            await page.get_by_test_id("card-size").select_option(size)
+            await expect(hand).to_have_attribute("data-size", size)
+            await corners_clear(page, f"{size} cards")
         await ctx.close()
 
     run(body)
