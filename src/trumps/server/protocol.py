@@ -214,16 +214,14 @@ class LogEntry(_Part, kw_only=True):
     seat: SeatNo | None = None
     action: str | None = None
     by_bot: bool = False
-    # What the action closed, as its event said (public); the next hand dealt after a
-    # hand's end (None at the game's end); a Svoi Kozyri ``take``'s card count (K12).
+    # What the action's event told: its ``closed``, the next hand dealt, a ``take``'s count.
     closed: dict[str, Any] | None = None
     next_hand: int | None = None
     took: int | None = None
 
 
 class SpectatorList(_Part, kw_only=True):
-    """Who watches a table: how many people, and the names of the first of them (in the
-    order they came, at most ``MAX_SPECTATOR_NAMES``).  Names only."""
+    """Who watches a table: how many people, and the first ``MAX_SPECTATOR_NAMES`` names."""
 
     count: Annotated[int, Meta(ge=0)] = 0
     names: Annotated[list[Name], Meta(max_length=MAX_SPECTATOR_NAMES)] = []
@@ -437,8 +435,7 @@ class TableState(_Msg, tag="table_state", kw_only=True):
     chat: list[ChatEntry] = []
     outcome: OutcomeInfo | None = None
     record_id: int | None = None
-    # How the bots' moves are paced here (docs/protocol.md#pacing): the table's pace, or
-    # ``instant`` at a table of bots only, which is never slowed.
+    # The bots' pace here (docs/protocol.md#pacing); ``instant`` at a table of bots only.
     bot_pace: BotPace = "normal"
     spectators: SpectatorList = msgspec.field(default_factory=SpectatorList)
 
