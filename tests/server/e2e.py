@@ -260,7 +260,11 @@ class Client:
                 return msg
 
     async def expect(self, kind: str) -> Msg:
+        """The next message, which must be a ``kind``; a ``spectators`` list (sent whenever
+        someone starts or stops watching) is passed over unless it is the one asked for."""
         msg = await self.recv()
+        while msg["type"] == "spectators" and kind != "spectators":
+            msg = await self.recv()
         assert msg["type"] == kind, msg
         return msg
 

@@ -31,6 +31,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from server.e2e import strings_in
 from trumps.ai import Decision
+from trumps.cards import RANKS, SUITS
 from trumps.games import Game, new_game
 from trumps.records import replay
 from trumps.server.bots import BotRequest, BotRunner, Kind
@@ -223,6 +224,24 @@ class TableMachine(RuleBasedStateMachine):
         closed = data.pop("closed", None)
         if closed is not None and closed != msgspec.to_builtins(self.game.closed()):
             self.problems.append(f"{conn.name}: 'closed' is not the game's: {closed}")
+        # A snapshot's log entries carry what each event's move closed, as the live events
+        # did: finished tricks and hands hold only cards played so far (and each hand's
+        # turn-up, which everyone saw), whatever the next deal holds.
+        played = set(self.game.history)
+        for entry in data.get("log", []):
+            logged = entry.pop("closed", None)
+            if logged is None:
+                continue
+            hands = [logged["hand"]] if isinstance(logged.get("hand"), dict) else []
+            turnups = {h.get("turnup") for h in hands}
+            extra = set(strings_in(logged)) - played - turnups
+            cards = {
+                c for c in extra if len(c) == 2 and c[0] in RANKS + "J" and c[1] in SUITS + "K"
+            }
+            if cards:
+                self.problems.append(
+                    f"{conn.name}: log entry {entry['number']} shows {sorted(cards)}"
+                )
         entries = [*data.get("log", []), *([data] if isinstance(msg, Event) else [])]
         for entry in entries:  # a card played is public; another seat's discard is not
             action = entry.get("action")

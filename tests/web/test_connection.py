@@ -196,6 +196,9 @@ def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(server: Serve
         await form.get_by_test_id("seat-1").select_option("random")
         await form.locator("details summary").first.click()
         await form.get_by_test_id("create-grace").select_option("0")
+        # The form's pace follows the page's animation setting (normal here): a whole duel
+        # at a person's pace outlasts the wait below, so this table's bots play at once.
+        await form.get_by_test_id("create-pace").select_option("instant")
         await form.get_by_test_id("create-submit").click()
         await expect(page.get_by_test_id("table")).to_be_visible()
         await page.goto(server.http + "/healthz")  # the page is gone: a bot plays for Ana
