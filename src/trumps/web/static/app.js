@@ -12,7 +12,8 @@ import { helpButton } from "./help.js";
 import { deck4, setDeck4 } from "./cards.js";
 import { alertsOn, noteTurn, setAlerts } from "./notify.js";
 import { Net, applyEvent, applySnapshot, newTable } from "./net.js";
-import { canAct, mountTable, onTableKey, renderTable, resetLists } from "./table.js";
+import { canAct, mountTable, onTableKey, renderTable, resetLists, tableEntered } from "./table.js";
+import { a11ySettings } from "./a11y.js";
 import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 
@@ -457,6 +458,7 @@ function mountHeader() {
     el("div", { class: "settings" },
       helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
       langs,
+      ...a11ySettings(),
       el("label", { class: "check", for: "deck-4color" }, deck, " ", t("Four-colour deck")),
       el("label", { class: "check", for: "turn-alerts", title: t("A sound and a notification when it becomes your turn in a background tab") },
         alerts, " ", t("Turn alerts")),
@@ -479,6 +481,7 @@ function mountAll() {
 
 function show(name) {
   if (name === "table" && !currentTable()) name = "lobby";
+  const entering = name === "table" && (S.section !== "table" || $("table").hidden || S.shownTable !== S.current);
   S.section = name;
   for (const id of ["lobby", "table", "history"]) $(id).hidden = id !== name;
   for (const b of document.querySelectorAll("nav button")) {
@@ -493,6 +496,8 @@ function show(name) {
   } else if (name === "table") {
     renderTable(currentTable());
     renderOverlay();
+    S.shownTable = S.current;
+    if (entering) tableEntered(); // opened at its top, the focus in the hand
   } else if (name === "history") {
     loadHistory();
   }

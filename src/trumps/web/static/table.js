@@ -15,6 +15,8 @@ import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
 import { cardSizeControl, layoutHand } from "./handview.js";
 import { animControl, handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
+import { afterRender, enterTable, mountA11y } from "./a11y.js";
+import { onHelpKey } from "./keyhelp.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -42,13 +44,13 @@ export function mountTable(root, context) {
   ctx = context;
   parts = {
     title: el("h2", { class: "t-title" }),
-    turn: el("p", { class: "turn", testid: "turn", "aria-live": "polite" }),
+    turn: el("p", { class: "turn", testid: "turn" }),
     watchers: el("p", { class: "watchers note", testid: "spectators", hidden: true }),
     invite: el("input", { id: "invite-link", testid: "invite-link", readonly: true, class: "invite-input" }),
     opponents: el("div", { class: "opponents" }),
     centre: el("div", { class: "centre-wrap" }),
     meInfo: el("div", { class: "me-info" }),
-    prompt: el("p", { class: "prompt", "aria-live": "polite" }),
+    prompt: el("p", { class: "prompt" }),
     why: el("p", { class: "why-not", testid: "why-not", "aria-live": "polite" }),
     walk: el("div", { class: "walk-slot" }),
     words: el("div", { class: "word-actions" }),
@@ -60,7 +62,7 @@ export function mountTable(root, context) {
     lastTrick: el("button", { type: "button", class: "ghost", testid: "last-trick", "aria-expanded": "false", onclick: toggleLastTrick }, t("Last trick")),
     lastTrickOut: el("div", { class: "last-trick-out", testid: "last-trick-view", hidden: true }),
     leave: el("button", { type: "button", class: "ghost", testid: "leave", onclick: () => ctx.leave(ctx.current()) }),
-    log: el("ol", { class: "log", testid: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Game log") }),
+    log: el("ol", { class: "log", testid: "log", "aria-label": t("Game log") }),
     chat: el("ul", { class: "log chat", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Chat") }),
   };
   parts.inviteBox = el("div", { class: "invite", hidden: true },
@@ -90,6 +92,7 @@ export function mountTable(root, context) {
       el("details", { class: "box", open: true }, el("summary", {}, t("Game log")), parts.log),
       el("details", { class: "box" }, el("summary", {}, t("Chat")), parts.chat, chatForm)));
   parts.hand.addEventListener("keydown", onHandKey);
+  mountA11y(root, parts); // headings, the announcements, the focus (a11y.js)
   if (!started) {
     started = true;
     window.addEventListener("resize", () => layoutHand(parts?.hand));
@@ -145,6 +148,7 @@ export function renderTable(tb) {
   renderChat(tb);
   layoutHand(parts.hand);
   if (focused) restoreFocus(focused);
+  afterRender(tb, parts, { mine: canAct(tb), seatLabel });
 }
 
 /** Who watches the table (the server names the first few and counts everyone). */
@@ -156,6 +160,8 @@ function renderWatchers(tb) {
   put(parts.watchers, plural(count, t("{n} person watching:"), t("{n} people watching:")), " ",
     ...listed(names.map((x) => bdi(x))), more > 0 ? [" ", t("+{n} more", { n: more })] : "");
 }
+/** The table was just opened (app.js): from its top, the focus in the hand. */
+export const tableEntered = () => enterTable(parts);
 
 /** Put the focus back where it was; a card just played is gone: then the hand's first card. */
 function restoreFocus(key) {
@@ -283,7 +289,8 @@ function renderMe(tb, model) {
       "aria-description": why, tabindex: c === firstFocus ? "0" : "-1",
       title: why ? `${cardName(c)} — ${why}` : cardName(c),
       onclick: () => { if (legal) ctx.play(tb, c); else explain(); },
-      onfocus: () => { if (mine) explain(); }, // on another's turn a click says so
+      // on another's turn a click says so; focus put back by a re-render (from nowhere) says nothing
+      onfocus: (e) => { if (mine && e.relatedTarget) explain(); },
     }, cardImage(c), legal && mine && i < 9 ? el("kbd", { "aria-hidden": "true" }, num(i + 1)) : null);
   }));
   parts.hand.dataset.count = String(hand.length);
@@ -456,8 +463,8 @@ function appendNew(list, tb, items, make) {
  *  next dealt, a pick-up's size. */
 function logItems(tb, e) {
   const items = document.createDocumentFragment();
-  items.append(el("li", { class: e.by_bot ? "by-bot" : null }, logLine(tb, e)));
-  for (const line of logExtras(e, (s) => seatLabel(tb, s))) items.append(el("li", { class: "closed" }, line));
+  items.append(el("li", { class: e.by_bot ? "by-bot" : null, "data-event": e.number }, logLine(tb, e)));
+  for (const line of logExtras(e, (s) => seatLabel(tb, s))) items.append(el("li", { class: "closed", "data-event": e.number }, line));
   return items;
 }
 
@@ -516,6 +523,7 @@ function onHandKey(e) {
 
 /** Number keys 1–9 play the n-th legal action (the small numbers on the buttons). */
 export function onTableKey(e, tb) {
+  if (onHelpKey(e)) return true; // "?": the list of keys (keyhelp.js)
   if (!/^[1-9]$/.test(e.key) && !/^[۱-۹]$/.test(e.key)) return false;
   const n = /^[1-9]$/.test(e.key) ? Number(e.key) : "۰۱۲۳۴۵۶۷۸۹".indexOf(e.key);
   const action = shortcutOrder(tb)[n - 1];

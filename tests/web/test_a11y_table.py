@@ -1,0 +1,241 @@
+"""The table for keyboard, screen-reader and low-vision players (issue 18): what the live
+region says through a game, where the focus is after every key, the headings, the colours
+as computed in every language and theme, the compact table at 200 % zoom, the list of keys.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from server.e2e import ServerProc
+from web.a11y import MINE
+from web.test_browser import open_page, run, set_name
+
+LOCALES = {"en": "en-GB", "fa": "fa-IR", "pt": "pt-BR", "fr": "fr-FR"}
+STATIC = Path(__file__).parents[2] / "src" / "trumps" / "web" / "static"
+
+# The announcements as they arrive: each <p> added to the live region, with its event.
+LISTEN = """() => {
+  window.__said = [];
+  const region = document.querySelector("[data-testid='announce']");
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType === 1) window.__said.push({ event: n.dataset.event, text: n.textContent });
+    }
+  }).observe(region, { childList: true });
+}"""
+
+EVENT = "() => document.querySelector(\"[data-testid='table']\").dataset.event"
+FOCUS = """() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  return (a.closest("#table") ? "table " : "elsewhere ") + (a.dataset.testid || a.tagName);
+}"""
+LOGGED = """() => [...document.querySelectorAll("[data-testid='log'] li[data-event]")].map((li) =>
+  ({ event: li.dataset.event, closed: li.classList.contains("closed"), text: li.textContent }))"""
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProc]:
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'a11y.db'}", tmp_path, seed=2026)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def vs_bots(page: Page, game: str, players: str = "", *, keyboard: bool = False) -> None:
+    await set_name(page, "Olena")
+    await page.get_by_test_id("pc-game").select_option(game)
+    if players:
+        await page.get_by_test_id("pc-players").select_option(players)
+    await page.get_by_test_id("pc-level").select_option("random")
+    if keyboard:
+        await page.get_by_test_id("play-computer").focus()
+        await page.keyboard.press("Enter")
+    else:
+        await page.get_by_test_id("play-computer").click()
+    await expect(page.get_by_test_id("table")).to_be_visible()
+    await page.wait_for_function(MINE)
+
+
+async def hand_over(page: Page) -> bool:
+    logged = await page.evaluate(LOGGED)
+    return any("Hand 1 is over" in x["text"] for x in logged)
+
+
+async def press_and_wait(page: Page, key: str) -> None:
+    """Press ``key`` (a number key plays the n-th action) and wait for the table to move on."""
+    before = await page.evaluate(EVENT)
+    await page.keyboard.press(key)
+    await page.wait_for_function(
+        f"() => ({EVENT})() !== {before!r}"
+        " || !document.querySelector(\"[data-testid='result']\").hidden"
+    )
+    await page.wait_for_function(MINE)
+
+
+def test_one_announcement_per_event_with_trick_winners(server: ServerProc) -> None:
+    """A hand of Twenty-Five against three bots, read from the live region: every event
+    after the table opened is announced exactly once, cards as words, each trick's winner
+    and the end of the hand included, and "Your turn" once per turn of mine; the brief
+    setting (remembered) says only "Your turn." for it."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/")
+        await page.evaluate(LISTEN)
+        await vs_bots(page, "twentyfive", "4")
+        seen = {int(x["event"]) for x in await page.evaluate(LOGGED)}
+        opened = max(seen, default=0)
+        moves = 0
+        while not await hand_over(page):
+            assert moves < 40
+            await press_and_wait(page, "1")
+            moves += 1
+        said: list[dict[str, str]] = await page.evaluate("() => window.__said")
+        logged = await page.evaluate(LOGGED)
+        events = [x["event"] for x in said]
+        assert len(events) == len(set(events)), said  # one announcement per event
+        fresh = sorted({int(x["event"]) for x in logged if int(x["event"]) > opened})
+        numbered = sorted(int(e) for e in events if e.isdigit() and int(e) > opened)
+        assert numbered == fresh, (said, logged)
+        texts = [x["text"] for x in said]
+        won = [x for x in logged if x["closed"] and "won the trick" in x["text"]]
+        assert len(won) >= 5  # a whole hand: five tricks
+        assert sum("won the trick" in s for s in texts) == len(won), texts
+        assert any("Hand 1 is over" in s for s in texts), texts
+        assert any("Scores:" in s for s in texts), texts  # full: the scores after a trick
+        assert not any(re.search("[♠♥♦♣]", s) for s in texts), texts  # cards as words
+        assert any(re.search(r"(played|discarding) (the )?\w+ of \w+", s) for s in texts), texts
+        mine = await page.get_by_test_id("turn").get_attribute("data-mine") == "true"
+        turns = sum(s.count("Your turn") for s in texts)
+        assert turns == moves + (1 if mine else 0), (turns, moves, texts)
+        assert all(s.count("Your turn") <= 1 for s in texts)
+
+        await page.get_by_test_id("verbosity").select_option("brief")
+        assert await page.evaluate("() => localStorage.getItem('trumps.verbosity')") == "brief"
+        count = len(said)
+        while True:
+            await press_and_wait(page, "1")
+            said = await page.evaluate("() => window.__said")
+            if any("Your turn" in x["text"] for x in said[count:]):
+                break
+        last = [x["text"] for x in said[count:] if "Your turn" in x["text"]][-1]
+        assert last.endswith("Your turn.") and "You can play" not in last, last
+        await ctx.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize(("game", "players"), [("kozyri", ""), ("twentyfive", "4")])
+def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
+    server: ServerProc, game: str, players: str
+) -> None:
+    """A whole hand by keyboard alone (the number keys, against random bots at instant
+    pace): on entering the table, after the trump choice, after each move and at the next
+    deal the focus is in the table, never on the page's body."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/")
+        await vs_bots(page, game, players, keyboard=True)
+        where = await page.evaluate(FOCUS)
+        assert where.startswith("table card-") or where.startswith("table action-"), where
+        keys = 0
+        result = page.get_by_test_id("result")
+        while not await result.is_visible():
+            if game == "twentyfive" and await hand_over(page):
+                break
+            assert keys < 200
+            await press_and_wait(page, "1")
+            keys += 1
+            where = await page.evaluate(FOCUS)
+            assert where.startswith("table "), (keys, where)
+        assert keys >= 5
+        if game == "twentyfive":  # the next deal: the focus is on a card of the new hand
+            await page.wait_for_function(MINE)
+            assert (await page.evaluate(FOCUS)).startswith("table card-")
+        await ctx.close()
+
+    run(body)
+
+
+def test_the_log_is_reachable_and_the_table_opens_at_its_top(server: ServerProc) -> None:
+    """On a phone the game log scrolls: it is in the tab order, with a name. The table
+    opens at its top even when the lobby was scrolled down."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", phone=True)
+        await set_name(page, "Olena")
+        await page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        await page.wait_for_function("() => window.scrollY > 100")
+        await vs_bots(page, "kozyri")
+        top = await page.evaluate(
+            "() => document.querySelector('#table h2').getBoundingClientRect().top"
+        )
+        assert 0 <= top < 740 / 2, top  # the table's title in the upper half of the window
+        log = page.get_by_test_id("log")
+        assert await log.get_attribute("tabindex") == "0"
+        await expect(log).to_have_accessible_name("Game log")
+        await log.focus()
+        assert (await page.evaluate(FOCUS)) == "table log"
+        await ctx.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "centre"), [("kozyri", "", "The pile"), ("twentyfive", "4", "The trick")]
+)
+def test_headings_name_the_table_s_parts(
+    server: ServerProc, game: str, players: str, centre: str
+) -> None:
+    """A screen reader can jump between the table's parts by their headings."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/")
+        await vs_bots(page, game, players)
+        table = page.get_by_test_id("table")
+        names = ["Other players", centre, "Your hand", "Game log"]
+        if game == "twentyfive":
+            names.append("Scores")
+        for name in names:
+            await expect(table.get_by_role("heading", name=name, exact=True)).to_have_count(1)
+        await ctx.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_question_mark_lists_every_key_of_the_table(server: ServerProc, lang: str) -> None:
+    """``?`` at the table opens the list of keys, in the page's language, with the number
+    keys (Persian digits too), the hand's keys, Enter, Space, Tab, ``?`` and Escape;
+    Escape closes it and the focus is back in the hand."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", locale=LOCALES[lang])
+        await vs_bots(page, "twentyfive", "4")
+        before = await page.evaluate(FOCUS)
+        await page.keyboard.press("?")
+        box = page.get_by_test_id("key-help")
+        await expect(box).to_be_visible()
+        keys = await box.locator("kbd").all_inner_texts()
+        for key in ["1–9", "۱–۹", "←", "→", "Home", "End", "Enter", "Space", "Tab", "?", "Escape"]:
+            assert key in keys, (key, keys)
+        rows = box.locator("tbody tr")
+        await expect(rows).to_have_count(7)
+        text = await box.inner_text()
+        if lang == "fa":
+            assert "کلید" in text and "Move between" not in text, text
+        else:
+            assert "Move between the cards of your hand." in text
+        assert (await page.evaluate(FOCUS)).startswith("elsewhere key-help-close")
+        await page.keyboard.press("Escape")
+        await expect(box).to_be_hidden()
+        assert await page.evaluate(FOCUS) == before
+        await ctx.close()
+
+    run(body)
