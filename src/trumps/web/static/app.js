@@ -3,7 +3,8 @@
 //
 // Modules: net.js (socket, resync), i18n.js (t(), num()), cards.js (SVG deck), board.js
 // (drawing a position), table.js (the live table), lobby.js, history.js (games, replay),
-// notify.js (turn alerts in a background tab).
+// notify.js (turn alerts in a background tab), a11y.js with announce.js and keyhelp.js (the
+// table's headings, announcements, focus, key help, the contrast theme; docs/accessibility.md).
 
 import { $, el, load, put, save, select } from "./dom.js";
 import { LANGS, errorText, gameName, lang, pickLang, setLang, t } from "./i18n.js";

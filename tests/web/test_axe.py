@@ -1,0 +1,48 @@
+"""axe-core over every screen a player meets (tests/web/a11y.py SCREENS), in English and
+Persian, on a desktop and a phone: no serious or critical violation (issue 18)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.async_api import Browser
+
+from server.e2e import ServerProc
+from web.a11y import SCREENS, axe, severe
+from web.test_browser import KOZYRI_SEED, open_page, run
+
+# label-content-name-mismatch (WCAG 2.5.3, an axe "experimental" rule): the card buttons'
+# visible number badge is not in their names ("eight of spades"). The next round of issue
+# 18 renames the card buttons (with their badges and aria-keyshortcuts); until then this
+# one rule id, and only it, is left out here.
+NEXT_ROUND = {"label-content-name-mismatch"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    tmp = tmp_path_factory.mktemp("axe")
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp / 'axe.db'}", tmp, seed=KOZYRI_SEED)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_no_serious_or_critical_violation(
+    server: ServerProc, screen: str, lang: str, locale: str, phone: bool
+) -> None:
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(
+            browser, server.http + "/", locale=locale, phone=phone, still=True
+        )
+        try:
+            await SCREENS[screen](page)
+            found = [v for v in severe(await axe(page)) if v.rule not in NEXT_ROUND]
+        finally:
+            await ctx.close()
+        assert not found, [(v.rule, v.impact, v.nodes, v.help, v.targets) for v in found]
+
+    run(body)
