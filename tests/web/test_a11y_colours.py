@@ -83,6 +83,9 @@ async def measure(page: Page) -> list[str]:
 
 
 def test_contrast_of_the_table_in_every_language_and_theme(server: ServerProc) -> None:
+    """Every language, the light and dark colour schemes, the standard and high-contrast
+    themes; the theme setting is remembered."""
+
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, server.http + "/")
         await vs_bots(page, "twentyfive", "4")
@@ -91,10 +94,12 @@ def test_contrast_of_the_table_in_every_language_and_theme(server: ServerProc) -
             await page.get_by_test_id("lang-select").select_option(lang)
             await expect(page.locator("html")).to_have_attribute("lang", lang)
             await page.wait_for_function(MINE)
-            for theme in ("standard", "contrast"):
-                await page.get_by_test_id("theme").select_option(theme)
-                await expect(page.locator("html")).to_have_attribute("data-theme", theme)
-                bad[f"{lang} {theme}"] = await measure(page)
+            for scheme in ("light", "dark"):  # the page follows the system's colour scheme
+                await page.emulate_media(color_scheme=scheme)
+                for theme in ("standard", "contrast"):
+                    await page.get_by_test_id("theme").select_option(theme)
+                    await expect(page.locator("html")).to_have_attribute("data-theme", theme)
+                    bad[f"{lang} {scheme} {theme}"] = await measure(page)
         assert await page.evaluate("() => localStorage.getItem('trumps.theme')") == "contrast"
         assert not any(bad.values()), bad
         await page.reload()  # the theme is remembered

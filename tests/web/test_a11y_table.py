@@ -71,7 +71,14 @@ async def hand_over(page: Page) -> bool:
 async def press_and_wait(page: Page, key: str) -> None:
     """Press ``key`` (a number key plays the n-th action) and wait for the table to move on."""
     before = await page.evaluate(EVENT)
-    await page.keyboard.press(key)
+    if key.isascii():
+        await page.keyboard.press(key)
+    else:  # a Persian keyboard's digit (Playwright's keyboard has only the US layout)
+        await page.evaluate(
+            """(key) => (document.activeElement ?? document.body).dispatchEvent(
+                 new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }))""",
+            key,
+        )
     await page.wait_for_function(
         f"() => ({EVENT})() !== {before!r}"
         " || !document.querySelector(\"[data-testid='result']\").hidden"
@@ -135,8 +142,8 @@ def test_one_announcement_per_event_with_trick_winners(server: ServerProc) -> No
 def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
     server: ServerProc, game: str, players: str
 ) -> None:
-    """A whole hand by keyboard alone (the number keys, against random bots at instant
-    pace): on entering the table, after the trump choice, after each move and at the next
+    """A whole hand by keyboard alone (the number keys, Latin and Persian in turn, against
+    random bots at instant pace): on entering the table, after the trump choice, after each move and at the next
     deal the focus is in the table, never on the page's body."""
 
     async def body(browser: Browser) -> None:
@@ -150,7 +157,7 @@ def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
             if game == "twentyfive" and await hand_over(page):
                 break
             assert keys < 200
-            await press_and_wait(page, "1")
+            await press_and_wait(page, "1" if keys % 2 else "۱")  # Persian digits too
             keys += 1
             where = await page.evaluate(FOCUS)
             assert where.startswith("table "), (keys, where)
