@@ -58,8 +58,10 @@ export function afterRender(tb, parts, { mine, seatLabel }) {
   if (scores) scores.before(hidden("h3", t("Scores")));
   if (region) announce(tb, parts, region, { mine, seatLabel });
   const a = document.activeElement;
-  // Until the first key after opening the table, moving the focus does not scroll the page.
-  if (!a || a === document.body || !a.isConnected || a === parts.title) focusHome(parts, { preventScroll: entered });
+  // Moving the focus scrolls the page only for a keyboard user, and not before the first key
+  // after opening the table (a touch user reading the log is not pulled back to the hand).
+  const still = entered || !keyboard;
+  if (!a || a === document.body || !a.isConnected || a === parts.title) focusHome(parts, { preventScroll: still });
 }
 
 /** The hand's card in the tab order, else the first action, the result's button, the title. */
@@ -73,8 +75,10 @@ export function focusHome(parts, options = {}) {
 }
 
 /** The table was just opened: show it from its top, the focus in the hand. */
-let entered = false;
-document.addEventListener("keydown", () => { entered = false; }, true);
+let entered = false; // the table was just opened, no key pressed since
+let keyboard = false; // the last input was a key (not a pointer)
+document.addEventListener("keydown", () => { entered = false; keyboard = true; }, true);
+document.addEventListener("pointerdown", () => { keyboard = false; }, true);
 
 export function enterTable(parts) {
   entered = true;
