@@ -173,9 +173,12 @@ class TableMachine(RuleBasedStateMachine):
             self._one_writer("play")
             legal = game.legal_actions()
             play(action)  # raises for an illegal action: the table answers an error
-            if action not in legal:
-                self.problems.append(f"the game played {action!r}, not in {legal}")
-            self.applied.append(action)
+            # A client may write a card another way ('10H' for 'TH'): the game keeps its own
+            # spelling, which must be one of the legal actions.
+            played = game.history[-1]
+            if played not in legal:
+                self.problems.append(f"the game played {played!r} (for {action!r}), not in {legal}")
+            self.applied.append(played)
 
         def guarded_resign(seat: int, reason: str = "resigned") -> None:
             self._one_writer("resign")
@@ -378,3 +381,34 @@ TableMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 test_a_live_table_keeps_its_invariants = TableMachine.TestCase
+
+
+def test_a_card_written_another_way_is_played_as_the_game_spells_it() -> None:
+    """Found by the machine: a client's '10H' plays the legal 'TH' (cards.parse_card); the
+    game's history and the event say 'TH', and the machine's checks take it so."""
+    m = TableMachine()
+    m.open_table(
+        choice=("twentyfive", 4, {"target": 15, "rob": "mandatory"}, None),
+        people=[True, True, True, True],
+        timed=False,
+        forfeit=False,
+        seed=8,
+        fill=True,
+    )
+    written = None
+    for _ in range(200):  # the people play their first legal card until a ten is legal
+        mover = next(c for c in m.conns if c.seat == m.game.current_player)
+        legal = m.game.legal_actions()
+        tens = [a for a in legal if len(a) == 2 and a[0] == "T"]
+        if tens:
+            written = "10" + tens[0][1].lower()
+            m.table.submit(Act(mover, written, mover.last or 0))
+            m.settle()
+            assert m.game.history[-1] == tens[0]
+            assert m.table.events[-1].action == tens[0]
+            break
+        m.table.submit(Act(mover, legal[0], mover.last or 0))
+        m.settle()
+    assert written is not None
+    m.nothing_went_wrong()
+    m.teardown()
