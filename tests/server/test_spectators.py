@@ -15,8 +15,8 @@ from server.test_hub import run as run_hub
 from server.test_table import Watched, run
 from trumps.games import new_game
 from trumps.server.hub import Hub
-from trumps.server.protocol import MAX_SPECTATOR_NAMES, Spectators, TableState
-from trumps.server.table import Disconnect, Join, Leave, Table
+from trumps.server.protocol import MAX_SPECTATOR_NAMES, ChatPosted, Spectators, TableState
+from trumps.server.table import Chat, Disconnect, Join, Leave, Table
 from trumps.store import SqlStore
 
 
@@ -58,6 +58,38 @@ def test_the_table_is_told_who_watches() -> None:
             "count",
             "names",
         }
+
+    run(main)
+
+
+def test_a_spectator_cannot_pass_for_a_player_by_name() -> None:
+    """Issue 17 §3: a seated player's name is not taken by a spectator at that table —
+    not in the spectator list, not in the chat — however it is cased, spaced or widened."""
+
+    async def main() -> None:
+        game = new_game("kozyri", players=3, seed=3)
+        table = Table("t-names", game, [None, None, "medium"])
+        olena = Watched(table, 0, watchers=True)
+        fakes = [Watched(table, None, watchers=True) for _ in range(3)]
+        table.submit(Join(olena, seat=0, name="Olena", player=1))
+        for i, (q, name) in enumerate(
+            zip(fakes, ["olena", "ＯＬＥＮＡ", "medium bot"], strict=True)
+        ):
+            table.submit(Join(q, spectate=True, name=name, player=10 + i))
+        table.submit(Chat(fakes[0], "olena", "I resign, sorry"))
+        table.submit(Chat(olena, "Olena", "no I don't"))
+        table.launch()
+        await table.settled()
+        snap = [m for m in drained(fakes[2]) if isinstance(m, TableState)][-1]
+        # Each watcher reads unlike every seat (a bot's seat too) and unlike each other.
+        assert snap.spectators.names == ["olena (2)", "ＯＬＥＮＡ (3)", "medium bot (2)"]
+        chat = [(m.seat, m.name, m.text) for m in drained(olena) if isinstance(m, ChatPosted)]
+        assert chat == [(None, "olena (2)", "I resign, sorry"), (0, "Olena", "no I don't")]
+        # Olena gives her seat up before the start: her name is free again.
+        table.submit(Leave(olena))
+        await table.settled()
+        assert lists(fakes[1])[-1] == (3, ["olena", "ＯＬＥＮＡ (2)", "medium bot (2)"])
+        await table.stop()
 
     run(main)
 

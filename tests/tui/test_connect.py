@@ -31,7 +31,7 @@ from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import ClientState, FeedItem, TableModel
 from trumps.tui.connect.net import parse_invite, server_address
 from trumps.tui.connect.table import HandBar, TableScreen
-from trumps.tui.connect.text import choices
+from trumps.tui.connect.text import choices, feed_text
 
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -219,6 +219,10 @@ def test_a_table_opened_here_shows_the_stored_chat_once() -> None:
     ]
     state.apply({**snapshot, "event": 3})
     assert len([i for i in state.tables["t-1"].feed if i.kind == "chat"]) == 2
+    # A spectator's line says so (issue 17: nobody watching passes for a player).
+    t = state.tables["t-1"]
+    lines = [feed_text(t, i).plain for i in t.feed if i.kind == "chat"]
+    assert lines == ["<Rui> boa sorte", "<Ana> (watching) salut"]
 
 
 # ---------------------------------------------------------------- against a server

@@ -13,6 +13,8 @@ a table that has not started opens the seat.
 
 from __future__ import annotations
 
+import unicodedata
+
 from trumps.server.commands import GraceOver, Join, Outbox
 from trumps.server.projection import Projection
 from trumps.server.protocol import MAX_SPECTATOR_NAMES, Replaced, SpectatorList, Spectators
@@ -117,6 +119,7 @@ class Seats(Projection):
                 self._emit("takeover", seat=seat_no)
             else:
                 seat.name = None
+                self._spectators_changed()  # a watcher numbered for this name is not now
         else:
             self._emit("disconnect", seat=seat_no)
             self._absent(seat_no)
@@ -138,16 +141,44 @@ class Seats(Projection):
         else:  # nobody is waiting for a person who never came back before the start
             seat.owner, seat.name = None, None
             self._emit("leave", seat=c.seat)
+            self._spectators_changed()
 
     # -- who watches -----------------------------------------------------------------------
-    def spectator_list(self) -> SpectatorList:
-        """The people watching (one per person, in the order they came): their count and
-        the first ``MAX_SPECTATOR_NAMES`` names.  Names only, nothing of the game."""
+    def watcher_names(self) -> dict[object, str]:
+        """Each person watching (in the order they came) and the name the table shows them
+        by: their own, unless a seat's name or an earlier watcher's reads the same (ignoring
+        case, width and spacing), then numbered (``Ana (2)``), so that nobody watching can
+        pass for a player — or for another watcher — in the list or in the chat."""
         people: dict[object, str] = {}
         for owner, name in self._watchers.values():
             people.setdefault(owner, name)
-        names = list(people.values())
+        shown = self.shown_names()
+        out: dict[object, str] = {}
+        for owner, name in people.items():
+            taken = {
+                _name_key(n)
+                for s, n in enumerate(shown)
+                if n and self.seats[s].owner != owner  # a player watching is still themself
+            } | {_name_key(n) for n in out.values()}
+            wanted, k = name, 2
+            while _name_key(wanted) in taken:
+                wanted, k = f"{name} ({k})", k + 1
+            out[owner] = wanted
+        return out
+
+    def spectator_list(self) -> SpectatorList:
+        """The people watching (one per person, in the order they came): their count and
+        the first ``MAX_SPECTATOR_NAMES`` names.  Names only, nothing of the game."""
+        names = list(self.watcher_names().values())
         return SpectatorList(count=len(names), names=names[:MAX_SPECTATOR_NAMES])
+
+    def chat_name(self, conn: Outbox, name: str) -> str:
+        """The name a line of chat from ``conn`` goes out under: a seat's own, a watcher's
+        as the spectator list shows it."""
+        watcher = self._watchers.get(conn)
+        if watcher is None:
+            return name
+        return self.watcher_names().get(watcher[0], name)
 
     def _spectators_changed(self, told: Outbox | None = None) -> None:
         """Tell everyone at the table who watches, when that changed (but ``told``, whose
@@ -166,3 +197,9 @@ class Seats(Projection):
         if seat is None:
             self._error(conn, "not_seated", "this connection holds no seat at this table")
         return seat
+
+
+def _name_key(name: str) -> str:
+    """A name as compared for sameness: compatibility-normalised, case-folded, spaces
+    collapsed (``Ａｎａ``, ``ANA`` and ``ana `` are one name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())

@@ -416,11 +416,12 @@ class Table(Persisted):
             self._error(c.conn, "not_seated", "not at this table; join or spectate to chat")
             return
         seat = self._subs[c.conn]
+        name = self.chat_name(c.conn, c.name)
         self.chat_count += 1
-        line = ChatLine(self.chat_count, seat, c.name, c.text)
+        line = ChatLine(self.chat_count, seat, name, c.text)
         self._chat_unsaved.append(line)
         self.chat = [*self.chat[1 - CHAT_IN_SNAPSHOT :], line]
-        msg = ChatPosted(table_id=self.table_id, seat=seat, name=c.name, text=c.text)
+        msg = ChatPosted(table_id=self.table_id, seat=seat, name=name, text=c.text)
         for conn in self._subs:
             self._send(conn, msg)
 

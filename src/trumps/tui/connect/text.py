@@ -247,9 +247,11 @@ def _token(t: TableModel, action: str, i: int | None, cursor: int, active: bool)
 def feed_text(t: TableModel, item: FeedItem) -> Text:
     """One line of a table's log."""
     d = item.data
-    if item.kind == "chat":
+    if item.kind == "chat":  # a spectator's line says so, as on the page
+        watching = " (watching)" if d.get("seat") is None else ""
         return join(
-            Text(f"<{d.get('name', '?')}> ", style="bold cyan"), Text(str(d.get("text", "")))
+            Text(f"<{d.get('name', '?')}>{watching} ", style="bold cyan"),
+            Text(str(d.get("text", ""))),
         )
     if item.kind == "note":
         return Text(str(d.get("text", "")), style=item.style)
