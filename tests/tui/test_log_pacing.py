@@ -1,20 +1,23 @@
 """``trumps connect``'s log tells what each move closed (issue 11 part 1): who won each
-trick, when a hand ends and the next is dealt, and how many cards a Svoi Kozyri pick-up
-took.  Events are made as the server makes them, from a real game (``game.closed()`` and
+trick, when a hand ends and the next is dealt, how many cards a Svoi Kozyri pick-up
+took, and which move was made for a player whose time ran out.  Events are made as the server makes them, from a real game (``game.closed()`` and
 the views), and fed to the client's model; the log is read as the screen shows it."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from typing import Any
 
 import msgspec
 
 from trumps import Game, new_game
-from trumps.server.table import Join, ResyncCmd, Table
-from trumps.tui.connect.model import TableModel
-from trumps.tui.connect.text import feed_text
+from trumps.server.protocol import OnTimeout, TimeControl
+from trumps.server.table import Join, ResyncCmd, Table, TableConfig
+from trumps.server.timing import ManualTime
+from trumps.tui.connect.model import ClientState, TableModel
+from trumps.tui.connect.text import choice_label, feed_text
 
 NAMES = ["Olena", "Taras", "Iryna", "Bohdan"]
 
@@ -98,3 +101,46 @@ def test_a_snapshot_s_log_tells_the_same_as_the_events() -> None:
             assert "Hand 1 is over. Hand 2 is dealt." in text, text
         else:
             assert re.search(r"picks up \d+ cards?", text), text
+
+
+def test_the_log_names_the_move_made_for_a_player_whose_time_ran_out() -> None:
+    """A seat's clock runs out at a real table (manual time): the log line names the move
+    the server made for the player, and says that it was made for them; with forfeits on
+    timeout it says the player forfeited."""
+
+    async def timed_out(on_timeout: OnTimeout) -> tuple[list[dict[str, Any]], Game]:
+        time = ManualTime()
+        game = new_game("kozyri", players=2, seed=5)
+        config = TableConfig(time_control=TimeControl(base=30), on_timeout=on_timeout)
+        table = Table("t-1", game, [None, None], config=config, time=time, bot_seed=1)
+        ana: asyncio.Queue[Any] = asyncio.Queue()
+        table.submit(Join(ana, seat=0, name="Olena", player=1))
+        table.submit(Join(asyncio.Queue(), seat=1, name="Taras", player=2))
+        table.launch()
+        await table.settled()
+        assert table.started
+        time.advance(30)
+        await table.settled()
+        heard = []
+        while not ana.empty():
+            heard.append(json.loads(msgspec.json.encode(ana.get_nowait())))
+        await table.stop()
+        return heard, game
+
+    modes: tuple[OnTimeout, ...] = ("move", "forfeit")
+    for on_timeout in modes:
+        heard, game = asyncio.run(asyncio.wait_for(timed_out(on_timeout), 30))
+        state = ClientState()
+        for m in heard:
+            state.apply(m)
+        t = state.tables["t-1"]
+        (item,) = [i for i in t.feed if i.kind == "event" and i.data.get("kind") == "timeout"]
+        who = t.name_of(item.data["seat"])
+        line = feed_text(t, item).plain
+        if on_timeout == "move":
+            move = game.history[-1]
+            assert item.data["action"] == move
+            label = choice_label(move).plain
+            assert f"{who}: {label} (time ran out; played for them)" in line, line
+        else:
+            assert f"{who}: forfeits (time ran out)" in line, line

@@ -109,6 +109,12 @@ class TableModel:
         h = hands[seat]
         return int(h["count"]) if isinstance(h, dict) else len(h)
 
+    def _after_leave(self, seat: Any) -> bool:
+        """Whether the log's last event is ``seat``'s ``leave``: a takeover right after it
+        plays a seat given up for good, not one whose player may come back."""
+        last = next((i.data for i in reversed(self.feed) if i.kind == "event"), None)
+        return last is not None and last.get("kind") == "leave" and last.get("seat") == seat
+
     # -- changing --------------------------------------------------------------------------
     def add(self, item: FeedItem) -> None:
         self.feed.append(item)
@@ -145,7 +151,10 @@ class TableModel:
         self.spectators = dict(m.get("spectators") or {})
         for entry in m.get("log") or []:
             if int(entry.get("number", 0)) > self.logged:
-                self.add(FeedItem("event", dict(entry)))
+                item = dict(entry)
+                if item.get("kind") == "takeover":
+                    item["left"] = self._after_leave(item.get("seat"))
+                self.add(FeedItem("event", item))
                 self.logged = int(entry["number"])
         self.logged = max(self.logged, self.event)
 
@@ -164,21 +173,29 @@ class TableModel:
         self.to_move = m.get("to_move")
         self._set_clocks(m.get("clocks"))
         self.sent = False
+        seat = m.get("seat")
+        kind = m.get("kind")
         if m.get("seats") is not None:
             self.seats = [dict(s) for s in m["seats"]]
-        else:
-            seat = m.get("seat")
+        else:  # the seat's state as the event's kind says (docs/protocol.md#seats-…)
             info = self.seats[seat] if isinstance(seat, int) and seat < len(self.seats) else None
             if info is not None:
-                kind = m.get("kind")
                 if kind in ("join", "return"):
-                    info.update(connected=True, away=False)
-                elif kind in ("leave", "disconnect"):
+                    info.update(connected=True, away=False, left=False)
+                elif kind == "disconnect":
                     info["connected"] = False
+                elif kind == "leave":
+                    # In a running game the seat is given up to a bot for good.
+                    info.update(connected=False, left=self.started)
+                    if not self.started:  # before the start the seat is open again
+                        info["name"] = None
                 elif kind == "takeover":
                     info["away"] = True
         entry = {k: m.get(k) for k in ("number", "kind", "seat", "action", "by_bot", "closed")}
         entry["took"] = took
+        if kind == "takeover":
+            info = self.seats[seat] if isinstance(seat, int) and seat < len(self.seats) else {}
+            entry["left"] = bool(info.get("left")) or self._after_leave(seat)
         if (m.get("closed") or {}).get("hand") and self.view.get("outcome") is None:
             entry["next_hand"] = self.view.get("hand")
         self.add(FeedItem("event", entry))

@@ -66,7 +66,8 @@ def lobby_row(summary: Msg) -> tuple[str, ...]:
     seats = []
     for s in summary.get("seats", []):
         if s.get("name"):
-            seats.append(str(s["name"]) + ("" if s.get("connected") else " (away)"))
+            gone = " (left)" if s.get("left") else " (away)"
+            seats.append(str(s["name"]) + ("" if s.get("connected") else gone))
         elif s.get("bot"):
             seats.append(f"{s['bot']} bot")
         else:
@@ -115,7 +116,9 @@ def seats_text(t: TableModel, now: float | None = None) -> Text:
         name = str(info.get("name") or "")
         if info.get("bot") and name and not name.startswith(f"{info['bot']} bot"):
             tags.append(f"{info['bot']} bot")  # a bot with a name of its own
-        if info.get("away"):
+        if info.get("left"):  # given up on purpose: the bot plays the seat for good
+            tags.append("left (a bot plays)")
+        elif info.get("away"):  # not back within the grace period: the bot plays for now
             tags.append("away: a bot plays")
         elif not info.get("connected", True) and info.get("name"):
             tags.append("offline")
@@ -272,8 +275,10 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
             line.append_text(choice_label(str(action)))
         else:
             line.append("forfeits")
-        if kind == "timeout":
-            line.append(" (time ran out)", style="red")
+        if kind == "timeout":  # the server's default move, or a forfeit (docs/protocol.md)
+            line.append(
+                " (time ran out; played for them)" if action else " (time ran out)", style="red"
+            )
         elif d.get("by_bot") and not (
             isinstance(seat, int) and seat < len(t.seats) and t.seats[seat].get("bot")
         ):
@@ -284,9 +289,11 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
         "join": "sits down.",
         "leave": "left the table.",
         "disconnect": "lost the connection.",
-        "takeover": "is away: a bot plays for the seat.",
+        "takeover": "is away: a bot plays until they come back.",
         "return": "reconnected.",
     }
+    if kind == "takeover" and d.get("left"):  # right after the seat's player left
+        return join(head, Text(f"{who} left; a bot plays the seat.", style="dim"))
     return join(head, Text(f"{who} {words.get(str(kind), str(kind))}", style="dim"))
 
 
