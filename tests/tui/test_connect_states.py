@@ -1,20 +1,44 @@
 """``trumps connect`` says the connection's and the seat's state (issue 11, part 2): with
 the server gone the top line says it is offline and when it tries again, and Ctrl+R tries
 again at once instead of waiting out the backoff (Textual's pilot; the "server" accepts and
-drops every connection); a seat taken by another window is said, and nothing is offered to
-play; a game a takeover bot finished is not the player's win in the history."""
+drops every connection); a seat taken by another window is said, nothing is offered to
+play, and Ctrl+R takes the table back here (the pilot against a real server); a game a
+takeover bot finished is not the player's win in the history."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from trumps.tui.connect import ConnectApp
+from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.history import HistoryScreen
 from trumps.tui.connect.model import Change, ClientState, Msg
 from trumps.tui.connect.net import RETRY_MAX
+from trumps.tui.connect.table import TableScreen
+
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.e2e import ServerProc, connected
+
+TIMEOUT = 30.0  # seconds any one wait may take
+
+
+async def until(pilot: Pilot[None], pred: Callable[[], bool], what: str) -> None:
+    """Let the app run until ``pred()`` holds; fail after ``TIMEOUT`` seconds."""
+    deadline = time.monotonic() + TIMEOUT
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.01)
 
 
 def test_offline_says_so_and_ctrl_r_retries_at_once(tmp_path: Path) -> None:
@@ -67,6 +91,66 @@ def test_a_seat_taken_by_another_window_is_said_and_nothing_is_offered() -> None
     table = state.tables["t-1"]
     assert change.table_id == "t-1" and "another window" in change.text
     assert table.legal == [] and any("another window" in str(i.data) for i in table.feed)
+
+
+def test_a_table_open_in_another_window_is_taken_back_with_ctrl_r(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana plays the computer in the app; a second window of hers (a raw WebSocket with her
+    resume token) takes the seat: the app says the game is open in another window and that
+    Ctrl+R plays it here; Ctrl+R sends ``join_table`` for that table, the seat comes back
+    here and the other window is told (``replaced``)."""
+    server = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'trumps.db'}", tmp_path)
+
+    async def main() -> None:
+        app = ConnectApp(server.http, "Ana", tmp_path / "token.json")
+        sent: list[Msg] = []
+        send = app.client.send
+
+        def keep(msg: Msg) -> bool:
+            sent.append(msg)
+            return send(msg)
+
+        monkeypatch.setattr(app.client, "send", keep)
+        async with app.run_test(size=(120, 40)) as pilot:
+            state = app.client.state
+            await until(pilot, lambda: state.welcomed, "the welcome")
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+            await pilot.click("#ok")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            table_id = screen.table_id
+            other = await connected(server.ws, "Ana", state.token)
+            try:
+                snap = await other.expect("table_state")
+                assert (snap["table_id"], snap["seat"]) == (table_id, 0)
+                t = state.tables[table_id]
+                await until(pilot, lambda: t.replaced, "the replaced message")
+                await pilot.pause()  # the screen has heard it too
+                status = str(screen.query_one("#status", Static).content)
+                assert "another window" in status and "Ctrl+R" in status, status
+                assert t.legal == [] and not t.can_act
+                await pilot.press("ctrl+r")
+                asked = {"type": "join_table", "table_id": table_id}
+                await until(pilot, lambda: asked in sent, "join_table sent")
+                await until(pilot, lambda: not t.replaced, "the seat back here")
+                assert t.seat == 0 and isinstance(app.screen, TableScreen)
+                told = await asyncio.wait_for(
+                    other.until(lambda m: m["type"] == "replaced"), TIMEOUT
+                )
+                assert told["table_id"] == table_id
+                status = str(screen.query_one("#status", Static).content)
+                assert "another window" not in status, status
+            finally:
+                await other.close()
+
+    server.start()
+    try:
+        asyncio.run(main())
+    finally:
+        server.stop()
 
 
 def test_history_does_not_count_a_game_a_bot_finished_as_the_players() -> None:

@@ -11,7 +11,9 @@ Keys — lobby: Enter/j join · w watch · c create · p play the computer · m 
 (again: cancel) · i join by invite id or link · t my table · h history · q quit.
 Table: ←/→ (or 1–9, 0) choose · Enter play · a type an action (``TH``, ``take``,
 ``rob 9S``, ``discard 9S``) · c chat · p whole pile · h hint · r resign · n rematch ·
-l leave · b/Esc lobby.  Anywhere, while offline: Ctrl+R reconnects now.
+l leave · b/Esc lobby.  Anywhere, while offline: Ctrl+R reconnects now; at a table whose
+game another window of yours took (the server's ``replaced``), Ctrl+R plays it here again
+(``join_table``, as the page's "Play here" button).
 
 The screens live in their own modules: ``lobby``, ``table``, ``history`` (and the replay),
 ``form`` (create / play the computer / quick match) and ``dialogs``; what they draw comes
@@ -66,7 +68,7 @@ class ConnectApp(App[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+r", "retry_now", "Retry now", show=False, priority=True)
+        Binding("ctrl+r", "retry_now", "Retry now / play here", show=False, priority=True)
     ]
 
     def __init__(
@@ -82,7 +84,14 @@ class ConnectApp(App[None]):
         self.last_error: Msg | None = None
 
     def action_retry_now(self) -> None:
-        """Offline: try to reconnect now rather than after the backoff."""
+        """Ctrl+R.  At a table another window of ours took: sit here again (``join_table``;
+        the other window is told ``replaced``).  Offline: reconnect now, not after the
+        backoff."""
+        screen = self.table_screen()
+        t = self.client.state.tables.get(screen.table_id) if screen is not None else None
+        if t is not None and t.replaced and self.client.state.welcomed:
+            self.client.join(t.table_id)
+            return
         self.client.retry_now()
 
     def get_default_screen(self) -> Screen[Any]:

@@ -17,6 +17,7 @@ from trumps.tui.whytext import hint_text
 Msg = dict[str, Any]
 
 FEED_MAX = 500  # lines of log and chat a table keeps
+REPLACED_TEXT = "This game is open in another window. Ctrl+R: play it here."
 
 
 @dataclass
@@ -55,6 +56,7 @@ class TableModel:
     hint: Msg | None = None  # the last hint, with the event number it answers
     rematch: Msg | None = None  # a rematch offer: {"new_table_id", "by"}
     left: bool = False  # we left or stopped watching
+    replaced: bool = False  # another window of ours took the seat (Ctrl+R takes it back)
     spectators: Msg = field(default_factory=dict)  # who watches: {"count", "names"}
 
     # -- reading ---------------------------------------------------------------------------
@@ -148,6 +150,7 @@ class TableModel:
         self.sent = False
         self.resyncing = False
         self.left = False
+        self.replaced = False
         self.spectators = dict(m.get("spectators") or {})
         for entry in m.get("log") or []:
             if int(entry.get("number", 0)) > self.logged:
@@ -389,7 +392,8 @@ class ClientState:
             return Change("replaced")
         t.legal = []  # the other connection plays the seat now: nothing to do here
         t.sent = False
-        text = "This game is open in another window; join the table again to play it here."
+        t.replaced = True  # until a snapshot comes (a join_table: Ctrl+R)
+        text = REPLACED_TEXT
         t.note(text, "bold yellow")
         return Change("replaced", t.table_id, text=text)
 
@@ -414,4 +418,12 @@ def outcome_text(t: TableModel) -> str:
     return f"Game over: winner{'s' if len(winners) > 1 else ''}: {names} ({reason})."
 
 
-__all__ = ["Change", "ClientState", "FeedItem", "Msg", "TableModel", "outcome_text"]
+__all__ = [
+    "REPLACED_TEXT",
+    "Change",
+    "ClientState",
+    "FeedItem",
+    "Msg",
+    "TableModel",
+    "outcome_text",
+]

@@ -17,7 +17,7 @@ from trumps.tui.board import title_line
 from trumps.tui.cardtext import legal_words, typed_action
 from trumps.tui.connect.common import ClientScreen, say, show
 from trumps.tui.connect.dialogs import Confirm, PileView
-from trumps.tui.connect.model import Change, TableModel, outcome_text
+from trumps.tui.connect.model import REPLACED_TEXT, Change, TableModel, outcome_text
 from trumps.tui.connect.text import (
     action_prompt,
     board_text,
@@ -157,6 +157,8 @@ class TableScreen(ClientScreen):
             elif t.seat is not None:
                 text += "  n: rematch · b: lobby"
             show(status, Text(text, style="bold green"))
+        elif t.replaced:
+            show(status, Text(REPLACED_TEXT, style="bold yellow"))
         elif not t.started:
             open_seats = sum(1 for s in t.seats if not s.get("bot") and not s.get("name"))
             show(
