@@ -1,0 +1,154 @@
+"""The Twenty-Five hand summary in the page (issue 11 part 1: "a hand summary (tricks and
+points per player, who robbed, the turn-up) and a score history across hands").
+
+Aoife creates a table against three random bots in Chromium with the rules editor (robbing
+the turn-up mandatory, so that whoever holds the trump ace robs; a target of 100, so that
+two hands are played) at the bots' "at once" pace, and plays two whole hands by clicking.
+Each hand's summary must say what the server's events say the hand was (``closed.hand``,
+read off the WebSocket): the turn-up and trumps, who robbed, each player's tricks, the
+points they made in the hand (``+N``) and their total; after the second hand, the score
+history lists both hands.  The server's seed deals hands in which bots rob (seat 2 in the
+first hand, seat 3 in the second: the deal does not depend on the play).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
+
+from server.e2e import ServerProc
+from trumps.cards import SUIT_SYMBOLS
+from trumps.games.twentyfive.options import OPTIONS
+from web.test_browser import open_page, pytestmark, run
+from web.test_browser_rules import WS_URL, relay
+from web.test_rules_editor import open_more
+
+__all__ = ["pytestmark"]
+
+SEED = 1002  # the first table's deal: a bot robs in hand 1 and in hand 2
+HANDS = 2
+SUITS = "SHDC"  # trumps.cards order, for SUIT_SYMBOLS
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProc]:
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'summary.db'}", tmp_path, seed=SEED)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def card_text(card: str) -> str:
+    """A card as the page writes it in text: ``TC`` is ``10♣``."""
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + SUIT_SYMBOLS[SUITS.index(card[1])]
+
+
+def hand_closed(received: list[dict[str, Any]], hand: int) -> dict[str, Any]:
+    """The server's account of hand ``hand``: the ``closed.hand`` of the event that ended it."""
+    for m in received:
+        closed = m.get("closed") if m.get("type") == "event" else None
+        if closed and (closed.get("hand") or {}).get("hand") == hand:
+            info: dict[str, Any] = closed["hand"]
+            return info
+    raise AssertionError(f"no event closed hand {hand}")
+
+
+def seat_names(received: list[dict[str, Any]]) -> list[str]:
+    snap = next(m for m in received if m.get("type") == "table_state")
+    return [str(s["name"]) for s in snap["seats"]]
+
+
+async def check_summary(
+    summary: Locator, hand: dict[str, Any], before: list[int], names: list[str]
+) -> None:
+    """The summary of ``hand`` says what the server said of it."""
+    await expect(summary.locator("h3")).to_have_text(f"Hand {hand['hand']} is over")
+    note = summary.locator("p.note").first
+    suit = SUIT_SYMBOLS[SUITS.index(hand["trump"])]
+    await expect(note).to_contain_text(f"Turn-up {card_text(hand['turnup'])}, trumps {suit}.")
+    assert isinstance(hand["robbed"], int), hand  # the seed deals a rob in every hand here
+    await expect(note).to_contain_text(f"{names[hand['robbed']]} robbed the turn-up.")
+    rows = summary.locator("table.hand-scores tbody tr")
+    await expect(rows).to_have_count(len(names))
+    for seat, name in enumerate(names):
+        cells = [c.strip() for c in await rows.nth(seat).locator("th, td").all_inner_texts()]
+        made = hand["scores"][seat] - before[seat]
+        expected = [name, str(hand["won"][seat]), f"+{made}", str(hand["scores"][seat])]
+        assert cells == expected, (hand["hand"], cells, expected)
+
+
+async def my_turn_or_summary(page: Page) -> None:
+    await page.wait_for_function(
+        "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+        " || document.querySelector(\"[data-testid='hand-summary']\")"
+    )
+
+
+def test_two_hands_are_summed_up_with_the_robber_the_turn_up_and_a_score_history(
+    server: ServerProc,
+) -> None:
+    received: list[dict[str, Any]] = []
+
+    async def setup(context: BrowserContext) -> None:
+        await context.route_web_socket(WS_URL, relay(received))
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", name="Aoife", setup=setup)
+        await open_more(page, "twentyfive")
+        await page.get_by_test_id("create-seats").select_option("4")
+        for seat in (1, 2, 3):
+            await page.get_by_test_id(f"seat-{seat}").select_option("random")
+        rob = OPTIONS["rob"].choices.index("mandatory")  # the editor's values are indices
+        await page.get_by_test_id("rule-rob").select_option(str(rob))
+        await page.get_by_test_id("rule-target").fill("100")
+        await page.get_by_test_id("create-pace").select_option(label="at once")
+        await page.get_by_test_id("create-submit").click()
+        table = page.get_by_test_id("table")
+        await expect(table).to_be_visible()
+        summary = page.get_by_test_id("hand-summary")
+        legal = page.locator(
+            "[data-testid='hand'] [data-legal='true'], [data-testid^='action-rob']"
+        )
+        seen: list[int] = []
+        for _ in range(200):  # two hands of five tricks: a dozen turns of mine, and summaries
+            await my_turn_or_summary(page)
+            if await summary.count():
+                heading = await summary.locator("h3").inner_text()
+                number = int(re.sub(r"\D", "", heading))
+                if number not in seen:
+                    names = seat_names(received)
+                    hand = hand_closed(received, number)
+                    before = [0] * 4 if number == 1 else hand_closed(received, number - 1)["scores"]
+                    await check_summary(summary, hand, before, names)
+                    seen.append(number)
+                if number == HANDS:
+                    break
+                await summary.get_by_test_id("summary-close").click()
+                await expect(summary).to_have_count(0)
+                continue
+            if await page.get_by_test_id("turn").get_attribute("data-mine") != "true":
+                continue
+            before_event = await table.get_attribute("data-event")
+            await legal.first.click()
+            await expect(table).not_to_have_attribute("data-event", before_event or "")
+        assert seen == [1, 2], seen
+        await expect(page.get_by_test_id("result")).to_be_hidden()  # target 100: it goes on
+        # The score history: a row per hand, each with every player's total after it.
+        history = summary.get_by_test_id("score-history")
+        await expect(history).to_be_visible()
+        items = history.locator("li")
+        await expect(items).to_have_count(HANDS)
+        names = seat_names(received)
+        for k in range(HANDS):
+            scores = hand_closed(received, k + 1)["scores"]
+            line = " · ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
+            await expect(items.nth(k)).to_have_text(f"Hand {k + 1}: {line}")
+        await ctx.close()
+
+    run(body)
