@@ -2,7 +2,8 @@
 
 Shared by ``trumps play``, the online client and its replay.  Every function is pure and
 returns a ``rich.text.Text`` (its ``.plain`` is the text without colour), except
-``typed_action``, which reads what a person typed.
+``typed_action`` and ``card_from_words``, which read what a person typed (codes, or cards in
+English words as the page's text mode reads them).
 """
 
 from __future__ import annotations
@@ -203,10 +204,61 @@ def legal_words(legal: Sequence[str], view: Mapping[str, Any] | None = None) -> 
     return " ".join(typed_label(a) for a in legal_in_hand_order(legal, view))
 
 
+# Cards in English words, as the page's text mode reads them (web/static/textcmd.js, which
+# reads the page's other languages too): "ten of hearts", "10 of hearts", "ten hearts".
+_RANK_WORDS: dict[str, str] = {
+    "ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "10": "T", "nine": "9",
+    "eight": "8", "seven": "7", "six": "6", "five": "5", "four": "4", "three": "3", "two": "2",
+    **{str(n): str(n) for n in range(2, 10)},
+}  # fmt: skip
+_SUIT_WORDS: dict[str, str] = {
+    "spades": "S", "spade": "S", "hearts": "H", "heart": "H",
+    "diamonds": "D", "diamond": "D", "clubs": "C", "club": "C",
+}  # fmt: skip
+
+
+def card_from_words(text: str) -> str | None:
+    """The card code for a card named in English words (``ten of hearts``, ``the 10 of
+    hearts``, ``ten hearts``, ``joker``), else None."""
+    words = text.lower().replace(".", " ").split()
+    if words[:1] == ["the"]:
+        words = words[1:]
+    if words == ["joker"]:
+        return "JK"
+    if len(words) == 3 and words[1] == "of":
+        words = [words[0], words[2]]
+    if len(words) != 2 or words[0] not in _RANK_WORDS or words[1] not in _SUIT_WORDS:
+        return None
+    return _RANK_WORDS[words[0]] + _SUIT_WORDS[words[1]]
+
+
+def _from_words(text: str) -> str:
+    """``text`` with a card or suit in words written as the code ``parse_action`` reads:
+    ``play ten of hearts`` → ``TH``, ``rob nine of spades`` → ``rob 9S``, ``trump hearts`` →
+    ``trump H``; anything else as it was."""
+    words = text.replace(".", " ").split()
+    head = words[0].lower() if words else ""
+    if head == "play":
+        if len(words) == 1:
+            raise InvalidAction(
+                f"{text!r}: write play then a card, e.g. play ten of hearts or play TH"
+            )
+        return _from_words(" ".join(words[1:]))
+    rest = " ".join(words[1:])
+    if head in ("rob", "discard") and len(words) > 2:
+        card = card_from_words(rest)
+        return f"{head} {card}" if card else text
+    if head == "trump" and len(words) == 2 and words[1].lower() in _SUIT_WORDS:
+        return f"trump {_SUIT_WORDS[words[1].lower()]}"
+    return card_from_words(text) or text
+
+
 def typed_action(text: str) -> str:
     """The canonical action for what a person typed (``th``, ``10♥``, ``take``, ``trump s``,
-    ``rob 9s``, ``discard 9s``); raises ``InvalidAction`` with a one-line reason.  Whether
-    it is legal is for the game to say."""
+    ``rob 9s``, ``discard 9s``, or in words as the page's text mode takes them: ``play ten
+    of hearts``, ``rob nine of spades``, ``trump hearts``); raises ``InvalidAction`` with a
+    one-line reason.  Whether it is legal is for the game to say."""
+    text = _from_words(text)
     words = text.split()
     if words and words[0].lower() == "discard" and len(words) != 2:
         raise InvalidAction(f"{text!r}: write discard then a card, e.g. discard 9S")
@@ -215,6 +267,7 @@ def typed_action(text: str) -> str:
 
 __all__ = [
     "action_label",
+    "card_from_words",
     "card_key",
     "card_text",
     "cards_text",
