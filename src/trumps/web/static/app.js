@@ -4,7 +4,8 @@
 // Modules: net.js (socket, resync), i18n.js (t(), num()), cards.js (SVG deck), board.js
 // (drawing a position), table.js (the live table), lobby.js, history.js (games, replay),
 // notify.js (turn alerts in a background tab), a11y.js with announce.js and keyhelp.js (the
-// table's headings, announcements, focus, key help, the contrast theme; docs/accessibility.md).
+// table's headings, announcements, focus, key help, the contrast theme; docs/accessibility.md),
+// textmode.js with textcmd.js (the table as facts and typed commands, a setting).
 
 import { $, el, load, put, save, select } from "./dom.js";
 import { LANGS, errorText, gameName, lang, pickLang, setLang, t } from "./i18n.js";
@@ -13,7 +14,8 @@ import { helpButton } from "./help.js";
 import { deck4, setDeck4 } from "./cards.js";
 import { alertsOn, noteTurn, setAlerts } from "./notify.js";
 import { Net, applyEvent, applySnapshot, newTable } from "./net.js";
-import { canAct, mountTable, onTableKey, renderTable, resetLists, tableEntered } from "./table.js";
+import { canAct, mountTable, onTableKey, renderTable as drawTable, resetLists, tableEntered } from "./table.js";
+import { mountText, renderText, textEntered, textModeSetting } from "./textmode.js";
 import { a11ySettings } from "./a11y.js";
 import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
@@ -42,6 +44,12 @@ const net = new Net({
 });
 
 const currentTable = () => S.tables.get(S.current) ?? null;
+
+/** Draw table tb, and its facts when the text mode is on. */
+function renderTable(tb) {
+  drawTable(tb);
+  renderText(tb);
+}
 
 function send(msg) {
   if (net.send(msg)) return true;
@@ -344,7 +352,7 @@ async function loadCatalog() {
 }
 
 const context = {
-  send, status, play, leave, rematch, api, adopt, logout, rename, state: S, catalog: null,
+  send, status, play, leave, rematch, api, adopt, logout, rename, state: S, catalog: null, canAct,
   current: currentTable, openTable: (id) => { S.current = id; show("table"); },
   reloadCatalog: async () => {
     await loadCatalog();
@@ -460,6 +468,12 @@ function mountHeader() {
       helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
       langs,
       ...a11ySettings(),
+      textModeSetting(() => {
+        const tb = currentTable();
+        if (S.section !== "table" || !tb) return;
+        renderTable(tb);
+        textEntered();
+      }),
       el("label", { class: "check", for: "deck-4color" }, deck, " ", t("Four-colour deck")),
       el("label", { class: "check", for: "turn-alerts", title: t("A sound and a notification when it becomes your turn in a background tab") },
         alerts, " ", t("Turn alerts")),
@@ -472,6 +486,7 @@ function mountAll() {
   mountHeader();
   mountLobby($("lobby"), context);
   mountTable($("table"), context);
+  mountText($("table"), context);
   $("table").append(el("div", { id: "conn-overlay", class: "conn-overlay", testid: "conn-overlay",
     role: "alertdialog", "aria-live": "assertive", hidden: true }));
   renderOverlay();
@@ -498,7 +513,10 @@ function show(name) {
     renderTable(currentTable());
     renderOverlay();
     S.shownTable = S.current;
-    if (entering) tableEntered(); // opened at its top, the focus in the hand
+    if (entering) {
+      tableEntered(); // opened at its top, the focus in the hand …
+      textEntered(); // … or in the command input of the text mode
+    }
   } else if (name === "history") {
     loadHistory();
   }
