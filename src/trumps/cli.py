@@ -435,6 +435,14 @@ cli.add_command(solve)
     help="Tables the players of one address may create a minute.",
 )
 @click.option(
+    "--guests-per-address",
+    default=60,  # trumps.server.hub.GUESTS_PER_ADDRESS (not imported: the server extra)
+    show_default=True,
+    type=click.IntRange(1),
+    help="New guest identities (hellos without a resume token) one address may make a "
+    "minute; more are refused (rate_limited). Returning players are never counted.",
+)
+@click.option(
     "--login-per-minute",
     default=10,
     show_default=True,
@@ -487,6 +495,7 @@ def serve(
     hints_per_address: int,
     tables_per_address: int,
     creations_per_address: int,
+    guests_per_address: int,
     login_per_minute: int,
     login_per_account: int,
     forwarded_allow_ips: tuple[str, ...],
@@ -559,6 +568,7 @@ def serve(
                 tables_per_address=tables_per_address,
                 creations_per_address=creations_per_address,
             ),
+            guests_per_address=guests_per_address,
         )
     except (OSError, ValueError) as e:
         # Before the server runs: an unreadable or bad secret file, a database directory

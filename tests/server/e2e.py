@@ -111,7 +111,7 @@ class ServerProc:
             "--bot-workers", str(self.bot_workers), "--bot-pace", self.bot_pace,
             "--sockets-per-address", "1000",  # every test client is one address
             "--creations-per-address", "1000", "--tables-per-address", "1000",
-            "--hints-per-address", "100000",
+            "--hints-per-address", "100000", "--guests-per-address", "100000",
         ]  # fmt: skip
         if self.seed is not None:
             args += ["--seed", str(self.seed)]

@@ -53,7 +53,7 @@ from trumps.server.assets import Assets
 from trumps.server.auth import BadToken
 from trumps.server.catalog import catalog_endpoint
 from trumps.server.httpsafety import SecurityHeaders
-from trumps.server.hub import Connection, Hub, HubOptions
+from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
 from trumps.server.protocol import (
     PROTOCOL_VERSION,
     BotPace,
@@ -115,6 +115,7 @@ class ServerSettings:
     max_sockets: int = 20_000  # game sockets in all (fewer if the file limit says so)
     hello_timeout: float = 5.0  # seconds a new socket has to say hello
     fair: FairUse = field(default_factory=FairUse)  # hint and table budgets (quota)
+    guests_per_address: int = GUESTS_PER_ADDRESS  # new guest identities an address makes a minute
 
 
 class _Server:
@@ -140,6 +141,7 @@ class _Server:
                 redis_url=settings.redis_url,
                 node_id=settings.node_id,
                 fair=settings.fair,
+                guests_per_address=settings.guests_per_address,
             ),
         )
         self.accounts = Accounts(
@@ -457,6 +459,7 @@ def settings_env(
             "max_sockets": settings.max_sockets,
             "hello_timeout": settings.hello_timeout,
             "fair": dataclasses.asdict(settings.fair),
+            "guests_per_address": settings.guests_per_address,
             "catalogs": catalogs,
             "log_level": log_level,
         }

@@ -58,6 +58,9 @@ class RemoteConn:
         self.bus, self.node, self.conn_id = bus, node, conn_id
         self.player: int | None = None
         self.name = ""
+        # What its client's address is counted under (``quota.address_key``: a hash, as
+        # the connection's process sent it with the request); None: not known.
+        self.address_key: str | None = None
         self.closed = False
         self.tables: set[str] = set()  # (kept by the connection's own process)
 

@@ -30,6 +30,7 @@ import msgspec
 from trumps.server.bus import ALIVE_TTL, PREFIX, Bus
 from trumps.server.connection import Connection
 from trumps.server.protocol import ServerMessage, TableSummary, encode
+from trumps.server.quota import address_key
 from trumps.server.tasks import Background, stop_tasks, wait_event
 
 if TYPE_CHECKING:
@@ -186,6 +187,9 @@ class Cluster:
             "c": conn.id,
             "p": conn.player,
             "n": conn.name,
+            # The owner counts what this request makes against the client's address
+            # (a rematch's table): its hash travels, never the address itself.
+            "a": None if conn.address is None else address_key(conn.address),
             "op": op,
             **fields,
         }
@@ -217,6 +221,7 @@ class Cluster:
                 return
             remote = self.bus.remote(p["from"], p["c"])
             remote.player, remote.name = p.get("p"), p.get("n") or ""
+            remote.address_key = p.get("a")
             hub.remote_command(remote, p)
         elif kind == "out":
             conn = hub.conn_by_id(p["c"])

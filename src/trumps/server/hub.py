@@ -67,7 +67,7 @@ from trumps.server.protocol import (
     Welcome,
     decode_client,
 )
-from trumps.server.quota import Counters, FairUse
+from trumps.server.quota import Counters, FairUse, address_key
 from trumps.server.ratelimit import RateLimit
 from trumps.server.sessions import SESSION_ENDED, Sessions
 from trumps.server.table import (
@@ -80,11 +80,15 @@ from trumps.server.tasks import Background
 from trumps.server.timing import TimeSource
 from trumps.store import Fenced, RunningTable, Store
 
-__all__ = ["Connection", "Hub", "HubOptions", "LiveTable"]
+__all__ = ["GUESTS_PER_ADDRESS", "GUEST_WINDOW", "Connection", "Hub", "HubOptions", "LiveTable"]
 
 log = logging.getLogger(__name__)
 
 FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
+# New guest identities (hellos without a resume token) one address may make a window: each
+# reserves a player id in the database.  Far above a household's tabs or a classroom.
+GUESTS_PER_ADDRESS: Final = 60
+GUEST_WINDOW: Final = 60.0  # seconds
 
 # Requests before which a guest is stored: it sits, makes a table or chats.
 _STORE_GUEST_FIRST = (CreateTable, PlayComputer, QuickMatch, JoinTable, ChatSend, RematchAsk)
@@ -106,6 +110,7 @@ class HubOptions:
     commit_window: float = 0.002  # seconds a group commit waits for more tables' writes
     max_open_tables: int = 10  # unfinished tables one player may create or sit at
     fair: FairUse = field(default_factory=FairUse)  # hints and tables per address (quota)
+    guests_per_address: int = GUESTS_PER_ADDRESS  # new guests an address makes a minute
     bot_workers: int = 0  # processes bots think in (0: threads of this process)
     # Tables whose creator did not choose (docs/protocol.md#pacing): `trumps serve` gives
     # normal (ServerSettings); a hub made in code does not wait unless told.
@@ -195,6 +200,8 @@ class Hub(TableRequests):
         self.tables[table.table_id] = LiveTable(
             table, rules_name=meta.get("rules_name"), creator=creator, address=address
         )
+        if address:  # it counts against its creator's address again (after a restart)
+            self._spawn(self.counters.hold(f"tables:{address}", table.table_id))
         table.launch()
         self.lobby.table_changed(self.tables[table.table_id])
         log.info("resumed table %s at ply %d", table.table_id, len(game.history))
@@ -424,7 +431,16 @@ class Hub(TableRequests):
             conn.session, conn.touched = session.id, self.sessions.clock()
         else:
             # A guest is stored (with its session) when it first sits, makes a table or
-            # chats (``_store_guest``): a hello alone only reserves its id.
+            # chats (``_store_guest``): a hello alone only reserves its id — within its
+            # address's budget of new identities.
+            if not await self._new_guest_allowed(conn):
+                limit = self.options.guests_per_address
+                self._error(
+                    conn,
+                    "rate_limited",
+                    f"your address made {limit} new guests this minute; try again shortly",
+                )
+                return
             token = self.sessions.new_token()
             player_id = await self.store.reserve_player_id()
             conn.pending = True
@@ -453,6 +469,13 @@ class Hub(TableRequests):
                 live.table.submit(Join(conn, name=conn.name, player=player_id))
             elif self.cluster is not None:
                 self.cluster.forward_soon(conn, table_id, "join")
+
+    async def _new_guest_allowed(self, conn: Connection) -> bool:
+        """Spend one of ``conn``'s address's new guests this window (on every process)."""
+        if conn.address is None:  # not from a socket
+            return True
+        key = f"guest:{address_key(conn.address)}"
+        return await self.counters.spend(key, self.options.guests_per_address, GUEST_WINDOW)
 
     # -- TableListener ------------------------------------------------------------------------
     def table_changed(self, table: Table) -> None:

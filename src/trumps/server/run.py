@@ -43,6 +43,7 @@ from trumps.server.app import (
     settings_env,
 )
 from trumps.server.auth import load_secret, make_private_dir
+from trumps.server.hub import GUESTS_PER_ADDRESS
 from trumps.server.protocol import BotPace
 from trumps.server.quota import FairUse
 from trumps.store import SqlStore
@@ -304,6 +305,7 @@ def serve(
     fair: FairUse | None = None,
     login_limits: tuple[int, int] = (10, 5),
     forwarded_allow_ips: tuple[str, ...] = (),
+    guests_per_address: int = GUESTS_PER_ADDRESS,
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -342,6 +344,7 @@ def serve(
         hello_timeout=hello_timeout,
         bot_pace=bot_pace,
         fair=fair or FairUse(),
+        guests_per_address=guests_per_address,
         login_per_minute=login_limits[0],
         login_per_account=login_limits[1],
     )

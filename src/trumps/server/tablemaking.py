@@ -111,10 +111,10 @@ class TableRequests:
     async def _address_refusal(self, conn: Peer) -> str | None:
         """Why ``conn``'s address may not create a table now (``FairUse``), or None: its
         unfinished tables, then its creations this minute (one spent if allowed)."""
-        address = getattr(conn, "address", None)
-        if address is None:  # a connection on another process, or not from a socket
+        key = _address_key(conn)
+        if key is None:  # not from a socket
             return None
-        fair, key = self.options.fair, address_key(address)
+        fair = self.options.fair
         if await self.counters.held(f"tables:{key}") >= fair.tables_per_address:
             return f"your address has {fair.tables_per_address} unfinished tables"
         if not await self.counters.spend(
@@ -125,9 +125,9 @@ class TableRequests:
 
     def _hold(self, conn: Peer, live: LiveTable) -> None:
         """``live``'s table counts against its creator's address until it ends."""
-        address = getattr(conn, "address", None)
-        if address is not None:
-            live.address = address_key(address)
+        key = _address_key(conn)
+        if key is not None:
+            live.address = key
             live.table.labels["address"] = live.address  # for a process that adopts it
             self._spawn(self.counters.hold(f"tables:{live.address}", live.table.table_id))
 
@@ -362,6 +362,14 @@ class TableRequests:
                 if other.player in others:
                     other.put_nowait(offer)
         self.lobby.changed()
+
+
+def _address_key(conn: Peer) -> str | None:
+    """What ``conn``'s client address is counted under (``address_key``), or None if it is
+    not known.  A connection on another process carries the hash its process sent."""
+    if isinstance(conn, RemoteConn):
+        return conn.address_key
+    return None if conn.address is None else address_key(conn.address)
 
 
 def _op_of(msg: ClientMessage) -> tuple[str, dict[str, Any]]:
