@@ -5,8 +5,10 @@ Two runs of ``--duration`` seconds (default 60), each on a fresh ``trumps serve`
 bot worker process (as on a 2-core machine) and the levels' own think budgets
 (``--bot-time`` 1 s at most): first ``VICTIMS`` players each play the computer (``medium``,
 no pacing) and the time from each of their moves to their next turn is measured (the bot's
-reply); then the same, while one abuser floods hints at its own table against the computer
-and opens bot-only ``expert`` tables from fresh guest identities, leaving each at once.
+reply); then the same, while one abuser floods hints at its own table against the computer,
+opens bot-only ``expert`` tables from fresh guest identities, leaving each at once, and
+plays the computer at ``expert`` from fresh guests, leaving each game at once (the takeover
+bot then plays the seat: such a table counts as bots only, so it waits for a watcher).
 Printed: both runs' p50/p99/max bot-reply latency and the ratio of the p99s, and what the
 server answered the abuser.
 
@@ -41,12 +43,34 @@ THINK: Final = 0.3  # a victim's seconds per move
 Msg = dict[str, Any]
 
 
+class Refused(Exception):
+    """The server refused a hello (the abuser's new guests per address, say)."""
+
+
 async def _hello(url: str, address: str, name: str) -> ClientConnection:
     ws = await connect(url, local_addr=(address, 0), max_size=2**22)
     await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": name}))
-    while json.loads(await ws.recv())["type"] != "welcome":
-        pass
-    return ws
+    while True:
+        m: Msg = json.loads(await ws.recv())
+        if m["type"] == "welcome":
+            return ws
+        if m["type"] == "error":
+            await ws.close()
+            raise Refused(m["code"])
+
+
+async def _guest(
+    url: str, name: str, stop: asyncio.Event, seen: collections.Counter[str]
+) -> ClientConnection | None:
+    """A fresh guest of the abuser's, or None (counted) when the server refuses one: then
+    after a second, so a refused flood does not spin."""
+    try:
+        return await _hello(url, ABUSER, name)
+    except Refused as e:
+        seen[f"new guest refused: {e}"] += 1
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), 1.0)
+    return None
 
 
 async def _victim(
@@ -93,7 +117,9 @@ async def _hinter(url: str, stop: asyncio.Event, seen: collections.Counter[str])
     n = 0
     while not stop.is_set():
         n += 1
-        ws = await _hello(url, ABUSER, f"Hinter{n}")
+        ws = await _guest(url, f"Hinter{n}", stop, seen)
+        if ws is None:
+            continue
         try:
             await ws.send(json.dumps({"type": "play_computer", "game": "kozyri",
                                       "level": "random", "bot_pace": "instant"}))  # fmt: skip
@@ -124,7 +150,9 @@ async def _opener(url: str, stop: asyncio.Event, seen: collections.Counter[str])
     n = 0
     while not stop.is_set():
         n += 1
-        ws = await _hello(url, ABUSER, f"Opener{n}")
+        ws = await _guest(url, f"Opener{n}", stop, seen)
+        if ws is None:
+            continue
         try:
             await ws.send(json.dumps({"type": "create_table", "game": "kozyri",
                                       "seats": ["expert", "expert"]}))  # fmt: skip
@@ -141,6 +169,31 @@ async def _opener(url: str, stop: asyncio.Event, seen: collections.Counter[str])
         await asyncio.sleep(0.1)  # the flood's own pace: ten fresh guests a second
 
 
+async def _leaver(url: str, stop: asyncio.Event, seen: collections.Counter[str]) -> None:
+    """Fresh guests, each playing the computer at ``expert`` and leaving the game at once."""
+    n = 0
+    while not stop.is_set():
+        n += 1
+        ws = await _guest(url, f"Leaver{n}", stop, seen)
+        if ws is None:
+            continue
+        try:
+            await ws.send(json.dumps({"type": "play_computer", "game": "kozyri",
+                                      "level": "expert", "bot_pace": "instant"}))  # fmt: skip
+            while True:
+                m: Msg = json.loads(await ws.recv())
+                if m["type"] == "table_state":
+                    await ws.send(json.dumps({"type": "leave_table", "table_id": m["table_id"]}))
+                    seen["game left to the computer"] += 1
+                    break
+                if m["type"] == "error":
+                    seen[f"game refused: {m['code']}"] += 1
+                    break
+        finally:
+            await ws.close()
+        await asyncio.sleep(0.1)  # the flood's own pace: ten fresh guests a second
+
+
 async def _window(url: str, seconds: float, abused: bool) -> tuple[list[float], Msg]:
     stop = asyncio.Event()
     lat: list[float] = []
@@ -150,6 +203,7 @@ async def _window(url: str, seconds: float, abused: bool) -> tuple[list[float], 
     if abused:
         tasks += [asyncio.create_task(_hinter(url, stop, seen)) for _ in range(2)]
         tasks.append(asyncio.create_task(_opener(url, stop, seen)))
+        tasks.append(asyncio.create_task(_leaver(url, stop, seen)))
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*tasks), seconds)
     stop.set()

@@ -1,6 +1,7 @@
 """Fair use of a hub (issue 17 §1): one hint in flight per seat, hint budgets per player
-and per address, table caps per address, idle tables ended.  The hub runs without a
-network; a slow fake bot holds a hint while the test asks again."""
+and per address, table caps per address, idle tables ended (bots only, or started tables
+whose people all left or stayed away).  The hub runs without a network; a slow fake bot
+holds a hint while the test asks again."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 from server.hubkit import decoded, next_of, said
 from trumps.ai.base import Decision
 from trumps.server.botplay import BOTS_IDLE_END, HINT_LEVEL, UNSTARTED_END
-from trumps.server.bots import BotRequest, BotRunner
+from trumps.server.bots import BotRequest, BotRunner, Kind
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.lobby import LOBBY_PAGE
 from trumps.server.protocol import (
@@ -50,6 +51,7 @@ def run(
     body: Callable[[Hub], Awaitable[None]],
     *,
     think: Callable[[BotRequest], Decision] | None = None,
+    runner: BotRunner | None = None,
     **options: Any,
 ) -> None:
     async def main() -> None:
@@ -58,6 +60,8 @@ def run(
         hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1, **options))
         if think is not None:
             hub.runner = BotRunner(0, think=think)
+        if runner is not None:
+            hub.runner = runner
         await hub.start()
         try:
             await asyncio.wait_for(body(hub), 60)
@@ -200,17 +204,33 @@ def test_an_address_may_create_only_so_many_tables_a_minute(tmp_path: Path) -> N
 
 
 class GatedBots:
-    """Each bot move waits for one ``let(n)`` permit."""
+    """Each bot move waits for one ``let(n)`` permit (none while ``opened`` is set)."""
 
     def __init__(self) -> None:
         self.permits = threading.Semaphore(0)
+        self.opened = threading.Event()
 
     def let(self, moves: int) -> None:
         self.permits.release(moves)
 
     def __call__(self, request: BotRequest) -> Decision:
-        assert self.permits.acquire(timeout=30), "never let"
+        if not self.opened.is_set():
+            assert self.permits.acquire(timeout=30), "never let"
         return Decision(request.legal[0], "gated")
+
+
+class AskedRunner(BotRunner):
+    """A runner (threads) that notes what each bot move was asked for: its table and kind."""
+
+    def __init__(self, think: Callable[[BotRequest], Decision]) -> None:
+        super().__init__(0, think=think)
+        self.asked: list[tuple[str, Kind]] = []
+
+    def submit(
+        self, request: BotRequest, *, table: str = "", kind: Kind = "people"
+    ) -> asyncio.Future[Decision]:
+        self.asked.append((table, kind))
+        return super().submit(request, table=table, kind=kind)
 
 
 async def closed(conn: Connection) -> TableClosed:
@@ -264,6 +284,216 @@ def test_a_table_of_bots_nobody_watches_stops_and_is_given_up(tmp_path: Path) ->
         assert (await refusal(me)).code == "no_such_table"
 
     run(tmp_path, body, think=gate, time=time)
+
+
+async def my_move(hub: Hub, conn: Connection, table_id: str) -> None:
+    """``conn``'s seat plays its first legal action (it is its turn)."""
+    table = hub.tables[table_id].table
+    legal = table.game.legal_actions()
+    move = {"type": "action", "table_id": table_id, "action": legal[0], "expected": table.number}
+    await said(hub, conn, move)
+
+
+def test_a_table_whose_person_left_is_played_like_bots_only(tmp_path: Path) -> None:
+    """play_computer at expert, then leave_table: the takeover bot plays the seat, but
+    nobody is at the table, so it is scheduled, paused and given up as bots only."""
+    time = ManualTime()
+    gate = GatedBots()
+    runner = AskedRunner(gate)
+
+    async def body(hub: Hub) -> None:
+        try:
+            await left(hub)
+        finally:
+            gate.opened.set()  # no bot thread left waiting
+            gate.let(1000)
+
+    async def left(hub: Hub) -> None:
+        me = await guest(hub, "Me")
+        gate.opened.set()  # the bot answers at once until the person is gone
+        await said(hub, me, {"type": "play_computer", "game": "kozyri", "level": "expert"})
+        table_id = (await next_of(me, TableState)).table_id
+        table = hub.tables[table_id].table
+        await table.settled()
+        assert table.started and table.game.current_player == 0  # my turn
+        await my_move(hub, me, table_id)
+        await table.settled()
+        assert runner.asked and set(runner.asked) == {(table_id, "people")}
+        before, moves = len(runner.asked), len(table.game.history)
+        await said(hub, me, {"type": "leave_table", "table_id": table_id})
+        await table.settled()
+        # Nobody sits or watches: the takeover bot is not even asked.
+        assert runner.asked[before:] == [], "an unwatched takeover table kept playing"
+        assert len(table.game.history) == moves and not table.over
+        gate.opened.clear()
+        time.advance(BOTS_IDLE_END - 1)
+        await table.settled()
+        assert table_id in hub.tables and runner.asked[before:] == []
+        # Somebody watches: it plays on, its moves after everyone's, and the end is off.
+        watcher = await guest(hub, "Watcher", address="203.0.113.9")
+        await said(hub, watcher, {"type": "spectate", "table_id": table_id})
+        await next_of(watcher, TableState)
+        gate.let(1)
+        while (await next_of(watcher, Event)).kind != "action":
+            pass
+        assert len(table.game.history) == moves + 1
+        assert runner.asked[before:] and set(runner.asked[before:]) == {(table_id, "bots")}
+        await said(hub, watcher, {"type": "leave_table", "table_id": table_id})
+        gate.let(1)  # the move being thought is dropped
+        await table.settled()
+        assert len(table.game.history) == moves + 1 and not table.over
+        time.advance(BOTS_IDLE_END - 1)  # counted from the last watcher's leaving
+        await table.settled()
+        assert table_id in hub.tables
+        time.advance(1)
+        await table.settled()
+        told = await closed(me)  # its creator is told, though no longer at the table
+        assert (told.table_id, told.reason) == (table_id, "idle")
+        assert table_id not in hub.tables and hub.lobby.summaries() == []
+        await hub._background.idle()
+        assert await hub.store.running_tables() == []  # given up like bots only: no row left
+
+    run(tmp_path, body, runner=runner, time=time)
+
+
+def test_a_person_away_for_a_moment_keeps_the_table_playing_at_people_priority(
+    tmp_path: Path,
+) -> None:
+    """Within the grace period a person is expected back: nothing pauses and the bot keeps
+    the people's priority.  After it, the takeover table waits like bots only, until the
+    person comes back: then at the people's priority again, and never given up."""
+    time = ManualTime()
+    gate = GatedBots()
+    runner = AskedRunner(gate)
+
+    async def body(hub: Hub) -> None:
+        try:
+            await away(hub)
+        finally:
+            gate.opened.set()  # no bot thread left waiting
+            gate.let(1000)
+
+    async def away(hub: Hub) -> None:
+        me = hub.connect("198.51.100.7")
+        await said(hub, me, {"type": "hello", "protocol": 1, "name": "Me"})
+        token = (await next_of(me, Welcome)).resume_token
+        await said(hub, me, {"type": "play_computer", "game": "kozyri", "level": "expert"})
+        table_id = (await next_of(me, TableState)).table_id
+        table = hub.tables[table_id].table
+        grace = table.config.grace
+
+        async def answered() -> None:
+            """The bot plays (at once) until it is my turn."""
+            gate.opened.set()
+            gate.let(1)  # the one already waiting
+            await table.settled()
+            gate.opened.clear()
+            while gate.permits.acquire(blocking=False):  # none left over for later
+                pass
+            assert table.game.current_player == 0 and not table.over
+
+        async def to_the_bot(conn: Connection) -> int:
+            """I play until the bot is to move (it thinks, held): the moves so far."""
+            for _ in range(30):
+                await my_move(hub, conn, table_id)
+                await table.commands.join()
+                if table.game.current_player != 0:
+                    return len(table.game.history)
+            raise AssertionError("never the bot's turn")
+
+        async def back() -> Connection:
+            conn = hub.connect("198.51.100.7")
+            await said(hub, conn, {"type": "hello", "protocol": 1, "name": "Me",
+                                   "resume_token": token})  # fmt: skip
+            assert table_id in (await next_of(conn, Welcome)).tables
+            assert (await next_of(conn, TableState)).table_id == table_id
+            await table.commands.join()
+            return conn
+
+        await answered()
+        # A dropped connection while the bot thinks: its move comes all the same.
+        moves = await to_the_bot(me)
+        hub.disconnect(me)
+        await answered()
+        assert len(table.game.history) > moves, "the bot did not answer"
+        assert not table.seats[0].away
+        time.advance(grace - 1)
+        await table.settled()
+        assert not table.seats[0].away and table_id in hub.tables
+        me = await back()
+        moves = await to_the_bot(me)
+        await answered()
+        assert len(table.game.history) > moves
+        assert set(runner.asked) == {(table_id, "people")}, "a person's table lost its place"
+        time.advance(2 * BOTS_IDLE_END)  # no idle end for a table a person sits at
+        await table.settled()
+        assert table_id in hub.tables
+        # Away past the grace period: the takeover bot would play to nobody; it waits.
+        asked, moves = len(runner.asked), len(table.game.history)
+        hub.disconnect(me)
+        await table.settled()
+        gate.opened.set()
+        time.advance(grace)
+        await table.settled()
+        gate.opened.clear()
+        assert table.seats[0].away
+        assert runner.asked[asked:] == [], "an unwatched takeover table kept playing"
+        assert len(table.game.history) == moves
+        time.advance(BOTS_IDLE_END - 1)
+        await table.settled()
+        assert table_id in hub.tables
+        me = await back()  # back in time: the person's seat, the people's priority
+        assert not table.seats[0].away
+        moves = await to_the_bot(me)
+        await answered()
+        assert len(table.game.history) > moves
+        assert runner.asked[asked:] and set(runner.asked[asked:]) == {(table_id, "people")}
+        time.advance(2 * BOTS_IDLE_END)
+        await table.settled()
+        assert table_id in hub.tables and not table.over
+
+    run(tmp_path, body, runner=runner, time=time)
+
+
+def test_a_waiting_bot_move_follows_its_table_when_people_come_or_go() -> None:
+    """A move queued as bots only goes before the hints once its person is back (and the
+    other way round), as ``BotPlay`` asks through ``requeue`` at a return or a leave."""
+
+    async def main() -> None:
+        started: list[int] = []
+        let = threading.Event()
+
+        def think(request: BotRequest) -> Decision:
+            if request.seed == 0:
+                assert let.wait(30), "never let"  # holds the only slot
+            started.append(request.seed)
+            return Decision(request.legal[0], "queued")
+
+        def ask(seed: int, table: str, kind: Kind) -> asyncio.Future[Decision]:
+            view: dict[str, Any] = {"hands": [[], []]}
+            return runner.submit(
+                BotRequest("expert", "kozyri", view, ["a"], None, seed), table=table, kind=kind
+            )
+
+        runner = BotRunner(0, slots=1, think=think)
+        try:
+            asked = [
+                ask(0, "t-busy", "people"),
+                ask(1, "t-hints", "hint"),
+                ask(2, "t-back", "bots"),
+                ask(3, "t-gone", "people"),
+            ]
+            runner.requeue("t-back", "people")  # its person came back
+            runner.requeue("t-gone", "bots")  # its person left
+            runner.requeue("t-none", "people")  # nothing queued: nothing happens
+            let.set()
+            await asyncio.gather(*asked)
+            assert started == [0, 2, 1, 3]
+        finally:
+            let.set()
+            runner.close()
+
+    asyncio.run(asyncio.wait_for(main(), 30))
 
 
 def test_a_table_that_never_starts_is_given_up_after_half_an_hour(tmp_path: Path) -> None:

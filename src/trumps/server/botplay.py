@@ -11,6 +11,15 @@ a natural delay after the latest move (its thinking time included), and after a 
 when that move closed a trick or a hand (``game.closed()``), so that everyone at the table,
 spectators too, can follow each card; a bot-only table never waits.  The wait is a timer of
 the table's ``TimeSource``, so tests run it on ``ManualTime``.
+
+Fair use (issue 17 §1): while only bots play (``bots_play``) — a table of bots only, or a
+started table whose every person gave the seat up or stayed away past the grace period, so
+that takeover bots play for them — the table's moves come after everyone else's (kind
+``"bots"``), it stops while nobody watches, and it is given up after ``BOTS_IDLE_END``
+seconds unwatched.  A person within the grace period is expected back and counts as
+present, so a dropped connection that comes back in time changes nothing; a person who
+comes back later (``return``), a newcomer in a given-up seat (``join``) or a spectator
+sets it going again, at the people's priority once a person plays.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ import random
 from typing import Any, Final
 
 from trumps.ai.base import Decision
-from trumps.server.bots import BotRequest
+from trumps.server.bots import BotRequest, Kind
 from trumps.server.commands import BotMove, Expire, HintCmd, Outbox
 from trumps.server.config import PACES, Pace
 from trumps.server.protocol import Hint as HintMsg
@@ -42,9 +51,10 @@ __all__ = [
 log = logging.getLogger("trumps.server.table")
 
 HINT_LEVEL = "expert"  # hints come from the strongest bot
-#: A table of bots only stops when nobody watches it and is given up after this many
-#: seconds unwatched: its moves would only spend the bot time all tables share, and five
-#: minutes is enough for a reload or a dropped connection to come back to it.
+#: A table only bots play (``BotPlay.bots_play``: bots only, or every person gone) stops
+#: when nobody watches it and is given up after this many seconds unwatched: its moves
+#: would only spend the bot time all tables share, and five minutes is enough for a reload
+#: or a dropped connection to come back to it (after the grace period, for a person).
 BOTS_IDLE_END: Final = 300.0
 #: A table whose game has not started is given up this long after its making (or the
 #: server's restart): enough to send an invite and wait for a friend, short enough that
@@ -71,14 +81,38 @@ class BotPlay(Seats):
 
     _moved_at: float | None = None  # when the latest game event happened (None: not yet)
     _pace_rng = random.Random()  # the natural delays' variation (not the bots' seeds)
-    _idle_armed = False  # a table of bots nobody watches: its end is set
+    _idle_armed = False  # a table only bots play, nobody watching: its end is set
+    _bot_kind: Kind = "people"  # what the bot move being thought was queued as
     #: Why the table was given up unfinished ("idle", "not_started"), once it was.
     expired: str | None = None
 
     @property
     def bots_only(self) -> bool:
-        """A table of bots only (nobody's seat): its moves come after everyone else's."""
+        """A table of bots only by its seats (nobody's seat): it is never paced."""
         return all(seat.level is not None for seat in self.seats)
+
+    @property
+    def people_present(self) -> bool:
+        """A person holds a seat and is expected to play it: seated, or disconnected but
+        still within the grace period (the takeover bot does not play for them yet)."""
+        return any(
+            seat.level is None and seat.owner is not None and not seat.away for seat in self.seats
+        )
+
+    @property
+    def bots_play(self) -> bool:
+        """Only bots play here now, and so it is run as a table of bots only (its moves
+        after everyone else's, stopped while nobody watches, given up after
+        ``BOTS_IDLE_END`` unwatched): a table of bots only, or a started game where every
+        person's seat is played by the takeover bot — the person left on purpose
+        (``leave_table``) or has been away past the grace period.  A person away for less
+        than the grace period still counts as playing: a brief disconnection is never
+        penalised."""
+        return self.bots_only or (self.started and not self.people_present)
+
+    def bot_kind(self) -> Kind:
+        """What this table's bot moves are queued as (``BotRunner``)."""
+        return "bots" if self.bots_play else "people"
 
     def pace_delay(self) -> float:
         """Seconds the next bot move waits after the latest move: 0 at a table of bots
@@ -137,9 +171,9 @@ class BotPlay(Seats):
         self._send(conn, hint_message(self.table_id, number, decision))
 
     def _watched(self) -> bool:
-        """A table of bots only moves while somebody watches it (else it waits, and is
-        given up after ``BOTS_IDLE_END`` seconds)."""
-        if not self.bots_only or self._subs or self.over:
+        """A table only bots play (``bots_play``) moves while somebody watches it (else it
+        waits, and is given up after ``BOTS_IDLE_END`` seconds)."""
+        if not self.bots_play or self._subs or self.over:
             self._cancel_timer("idle")
             self._idle_armed = False
             return True
@@ -152,7 +186,7 @@ class BotPlay(Seats):
         """Give the table up, if it is still what the timer was set for."""
         if self.over:
             return
-        if c.reason == "idle" and not self._subs and self.bots_only and self._idle_armed:
+        if c.reason == "idle" and not self._subs and self.bots_play and self._idle_armed:
             self.expired = "idle"
         elif c.reason == "not_started" and not self.started:
             self.expired = "not_started"
@@ -163,7 +197,11 @@ class BotPlay(Seats):
             if self._bot_task is not None:  # not wanted now: its place in the queue goes
                 self._bot_task.cancel()
                 self._bot_task = None
+                self._cancel_timer("bot")  # a paced move already chosen waits for a watcher
             return
+        if self._bot_task is not None and self._bot_kind != self.bot_kind():
+            self._bot_kind = self.bot_kind()  # a person came back or left while it was queued
+            self.runner.requeue(self.table_id, self._bot_kind)
         if (
             not self.started
             or self._bot_task is not None
@@ -173,6 +211,7 @@ class BotPlay(Seats):
         ):
             return
         view, legal = self.game.view(seat), self.game.legal_actions()
+        self._bot_kind = self.bot_kind()
         since = self.time.now() if self._moved_at is None else self._moved_at
         due = since + self.pace_delay()
         self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number, due))
@@ -186,7 +225,7 @@ class BotPlay(Seats):
             decision = await self.runner.decide(
                 BotRequest(level, self.game.game_id, view, legal, self.bot_time, seed),
                 table=self.table_id,
-                kind="bots" if self.bots_only else "people",
+                kind=self._bot_kind,  # as it is now: requeued if it changes meanwhile
             )
             action = decision.action
         except asyncio.CancelledError:

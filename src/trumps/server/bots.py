@@ -14,6 +14,8 @@ worker process) and chooses the next one itself, rather than queueing them FIFO 
 pool: first bot moves at tables where people play, then hints, then moves at tables of bots
 only; within each kind the tables take turns, one request each.  So one table asking for
 thirty hints, or thirty bot-only tables, cannot make another table's bot wait behind them.
+A table whose people all left or stayed away counts as bots only (``trumps.server.botplay``);
+``requeue`` moves its waiting moves when that changes.
 """
 
 from __future__ import annotations
@@ -154,6 +156,18 @@ class BotRunner:
         queue.setdefault(table, deque()).append(_Job(request, future))
         self._serve()
         return future
+
+    def requeue(self, table: str, kind: Kind) -> None:
+        """Move ``table``'s bot moves still waiting for a slot to ``kind`` (``"people"`` or
+        ``"bots"``: a person came back to the table or left it), behind that kind's other
+        requests of the table; its hints stay where they are."""
+        if kind == "hint":
+            raise ValueError("only bot moves are requeued, not hints")
+        other: Kind = "bots" if kind == "people" else "people"
+        moved = self._queues[other].pop(table, None)
+        if moved:
+            self._queues[kind].setdefault(table, deque()).extend(moved)
+            self._serve()
 
     async def decide(
         self, request: BotRequest, *, table: str = "", kind: Kind = "people"
