@@ -246,3 +246,60 @@ def test_question_mark_lists_every_key_of_the_table(server: ServerProc, lang: st
         await ctx.close()
 
     run(body)
+
+
+# Each playable card and action button as a reader and a speech user meet it: its number key
+# first in its name, as its badge shows it, and the keys that press it.
+BUTTONS = """() => {
+  SPOKEN_HERE
+  return [...document.querySelectorAll(
+    "[data-testid='hand'] button, [data-testid='table'] button.word")].map((b) => ({
+  id: b.dataset.testid, legal: b.classList.contains("legal") || b.classList.contains("word"),
+  name: b.getAttribute("aria-label") ?? spoken(b), keys: b.getAttribute("aria-keyshortcuts"),
+  badge: b.querySelector("kbd")?.textContent.trim() ?? null }));
+}"""
+# A button's name from its content, as a screen reader builds it: hidden parts left out,
+# a picture (role img) by its label.
+SPOKEN = """const spoken = (n) => n.nodeType === 3 ? n.textContent
+  : n.getAttribute("aria-hidden") === "true" ? ""
+  : n.getAttribute("role") === "img" ? " " + n.getAttribute("aria-label") + " "
+  : [...n.childNodes].map(spoken).join("");"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_cards_and_actions_name_their_number_and_keys(server: ServerProc, lang: str) -> None:
+    """Issue 18 §1: a card's visible badge ('1', Persian '۱') starts its accessible name
+    (WCAG 2.5.3; an action button's name is its label then its badge), and aria-keyshortcuts gives the keys that play it (the Latin digit, and
+    the Persian one in Persian); a card without a badge has neither."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", locale=LOCALES[lang])
+        await vs_bots(page, "kozyri")  # the trump choice first: word buttons with badges
+        seen_words = seen_cards = 0
+        for _ in range(6):
+            buttons = await page.evaluate(BUTTONS.replace("SPOKEN_HERE", SPOKEN))
+            for b in buttons:
+                if b["badge"] is None:
+                    assert b["keys"] is None, b
+                    continue
+                latin = str("۰۱۲۳۴۵۶۷۸۹".find(b["badge"])) if lang == "fa" else b["badge"]
+                assert latin.isdigit(), b
+                if b["id"].startswith("action-"):  # its label, then its badge
+                    b["name"] = " ".join(b["name"].split())
+                    assert b["name"].endswith(" " + b["badge"]), b
+                else:  # a card shows only its badge: first in its name
+                    assert b["name"].startswith(b["badge"] + " "), b
+                want = latin if lang == "en" else f"{latin} {b['badge']}"
+                assert b["keys"] == want, b
+                assert len(b["name"]) > len(b["badge"]) + 2, b  # the card or action too
+                if b["id"].startswith("action-"):
+                    seen_words += 1
+                else:
+                    seen_cards += 1
+            if seen_words and seen_cards:
+                break
+            await press_and_wait(page, "1")
+        assert seen_words and seen_cards, (seen_words, seen_cards)
+        await ctx.close()
+
+    run(body)

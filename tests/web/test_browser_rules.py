@@ -291,7 +291,7 @@ def test_joker_discard_prompt_and_log(server: ServerProc) -> None:
         for action in discards:
             button = offer.get_by_test_id("action-" + action.replace(" ", "-"))
             await expect(button).to_have_attribute(
-                "aria-label", re.compile(r"^Discard .+ face down$")
+                "aria-label", re.compile(r"^Discard .+ face down( \d)?$")
             )
         await expect(page.get_by_test_id("table")).not_to_contain_text("Rob")
         await expect(page.get_by_test_id("table")).not_to_contain_text("rob")

@@ -285,7 +285,8 @@ function renderMe(tb, model) {
     return el("button", {
       type: "button", class: `hcard${legal && mine ? " legal" : ""}${tb.hint?.action === c ? " hinted" : ""}`,
       testid: `card-${c}`, "data-legal": String(legal), "data-focus-key": `card-${c}`, "data-card": c,
-      "aria-label": cardName(c), "aria-disabled": legal && mine ? null : "true",
+      "aria-label": shortcutName(legal && mine ? i : null, cardName(c)), "aria-keyshortcuts": shortcutKeys(legal && mine ? i : null),
+      "aria-disabled": legal && mine ? null : "true",
       "aria-description": why, tabindex: c === firstFocus ? "0" : "-1",
       title: why ? `${cardName(c)} — ${why}` : cardName(c),
       onclick: () => { if (legal) ctx.play(tb, c); else explain(); },
@@ -313,7 +314,9 @@ function wordLabel(tb, action) {
   }
   if (action.startsWith("trump ")) {
     const suit = action.slice(6);
-    return [suitSymbol(suit), " ", suitName(suit)];
+    const symbol = suitSymbol(suit);
+    symbol.setAttribute("aria-hidden", "true"); // the suit's name follows it
+    return [symbol, " ", suitName(suit)];
   }
   return action;
 }
@@ -358,11 +361,31 @@ function shortcutOrder(tb) {
 
 function actionButton(tb, action, i, label, aria) {
   const mine = canAct(tb);
+  const key = mine ? i : null;
+  const badge = key !== null && key < 9;
+  // The name holds what the button shows: its words then its badge, read from the content
+  // ("Take 3 cards 1"); a button whose content is a picture (a card to discard) is named
+  // by `aria`, its badge after it. A card of the hand shows only its badge, which starts
+  // its name (below).
   return el("button", {
     type: "button", class: "word", testid: `action-${action.replaceAll(" ", "-")}`,
-    "data-focus-key": `action-${action}`, disabled: !mine, "aria-label": aria ?? null,
+    "data-focus-key": `action-${action}`, disabled: !mine, "aria-keyshortcuts": shortcutKeys(key),
+    "aria-label": aria ? (badge ? `${aria} ${num(key + 1)}` : aria) : null,
     onclick: () => ctx.play(tb, action),
-  }, label, mine && i < 9 ? el("kbd", { "aria-hidden": "true" }, num(i + 1)) : null);
+  }, label, badge ? [" ", el("kbd", {}, num(key + 1))] : null);
+}
+
+/** A button's accessible name with the number key its badge shows first ("1 eight of
+ *  spades"), so that the name holds what is seen (WCAG 2.5.3: a speech user says "click
+ *  1"); without a badge, the name alone. */
+const shortcutName = (i, name) => (i !== null && i !== undefined && i < 9 ? `${num(i + 1)} ${name}` : name);
+
+/** The keys that press a button with badge number i+1: the Latin digit and, in a language
+ *  that writes other digits (Persian), that digit too (the page takes both). */
+function shortcutKeys(i) {
+  if (i === null || i === undefined || i >= 9) return null;
+  const keys = [String(i + 1), num(i + 1)];
+  return [...new Set(keys)].join(" ");
 }
 
 function renderHint(tb) {
