@@ -23,7 +23,7 @@ import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
@@ -43,6 +43,7 @@ from trumps.server.app import (
     settings_env,
 )
 from trumps.server.auth import load_secret, make_private_dir
+from trumps.server.conngate import connection_guard
 from trumps.server.hub import GUESTS_PER_ADDRESS
 from trumps.server.protocol import BotPace
 from trumps.server.quota import FairUse
@@ -366,8 +367,17 @@ def serve(
     else:
         settings.node_id = settings.node_id or default_node_id()
         app = create_app(settings)
+    # Every TCP connection is counted and must send its request in time, not only the game
+    # sockets the app sees (conngate); uvicorn calls it as it would its protocol class.
+    guard = connection_guard(
+        sockets_per_address=sockets_per_address,
+        max_sockets=settings.max_sockets,
+        header_timeout=hello_timeout,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
     uvicorn.run(
         app,
+        http=cast("type[asyncio.Protocol]", guard),
         factory=workers > 1,
         workers=workers,
         host=host,

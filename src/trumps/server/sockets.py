@@ -6,6 +6,9 @@ One client opening hundreds of silent sockets used up a 256-file limit, after wh
 ``/healthz`` and every newcomer were refused.  Now a socket beyond its address's share is
 refused at the handshake (HTTP 403), one that says nothing within ``hello_timeout`` seconds
 is closed, and the process never lets sockets take the files it keeps in reserve.
+
+This gate sees a socket only once its handshake reached the app; every TCP connection,
+before that and after, is counted and timed by ``conngate``.
 """
 
 from __future__ import annotations
