@@ -4,14 +4,18 @@ Every answer that gives out a resume token makes a new session (``trumps.server.
 logging in ends the session the request came with (the browser's guest), making an account
 out of a guest ends every session of the guest, and changing the password ends every
 session of the account; the sockets of an ended session are closed on every process.
-Logins are throttled per address and per account; an unknown login costs one argon2
-verification like a known one, so its answer takes as long.  Passwords that are common or
+Logins are throttled per address and per account, with counters shared by every process of
+the service (``trumps.server.quota``: in Redis with ``--redis``), so more processes give an
+attacker no more tries; while they cannot be counted, tries are refused (503
+``unavailable``).  An unknown login costs one argon2 verification like a known one, so its
+answer takes as long.  Passwords that are common or
 easy to guess are refused (``weak_password``, judged by zxcvbn).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,14 +30,14 @@ from zxcvbn import zxcvbn
 from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords
 from trumps.server.httpsafety import Refused, json_body
 from trumps.server.protocol import MAX_NAME_CHARS, clean_text
-from trumps.server.ratelimit import Buckets, RateLimit
+from trumps.server.quota import Counters, Unavailable, address_key
 from trumps.server.sessions import Sessions, client_label
 from trumps.store import LoginTaken, Session, Store
 
 __all__ = ["MAX_BODY_BYTES", "MIN_SCORE", "Accounts", "LoginLimits", "fail", "weak_password"]
 
 MAX_BODY_BYTES: Final = 4096  # an HTTP request body (accounts, login, password)
-MAX_KEYS: Final = 10_000  # throttled addresses or logins remembered before the calm are forgotten
+LOGIN_WINDOW: Final = 60.0  # seconds the login limits are counted over (a minute)
 # zxcvbn's score (0–4) a new password needs: 3 is "safely unguessable" against an online
 # attack that is throttled (10^8 guesses); 12345678 and password score 0.
 MIN_SCORE: Final = 3
@@ -71,26 +75,16 @@ def fail(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-class _Keyed:
-    """A rate limit per key (an address, a login), forgetting keys that calmed down."""
-
-    def __init__(self, limit: RateLimit) -> None:
-        self._limit = limit
-        self._buckets: dict[str, Buckets] = {}
-
-    def allow(self, key: str) -> bool:
-        if len(self._buckets) > MAX_KEYS:
-            self._buckets = {k: b for k, b in self._buckets.items() if not b.idle}
-        buckets = self._buckets.get(key)
-        if buckets is None:
-            buckets = self._buckets[key] = self._limit.buckets()
-        return buckets.allow()
+def _login_key(login: str) -> str:
+    """What a login's tries are counted under (a hash, like an address)."""
+    return hashlib.sha256(login.encode("utf-8", "replace")).hexdigest()[:20]
 
 
 @dataclass(frozen=True)
 class LoginLimits:
     """Tries of the account and login endpoints: per address, and of each login per account
-    (whether or not the account exists, so the limit tells nothing)."""
+    (whether or not the account exists, so the limit tells nothing).  Each is a bucket
+    (``Counters.allow``): all of them at once, then one each minute / limit."""
 
     per_address: int = 10  # a minute (all of them at once)
     per_account: int = 5  # a minute (all of them at once)
@@ -106,11 +100,14 @@ class Accounts:
         ended: Callable[[list[int]], None],
         limits: LoginLimits = LoginLimits(),
         passwords: Passwords | None = None,
+        *,
+        counters: Counters | None = None,
     ) -> None:
         self.store, self.sessions, self._ended = store, sessions, ended
         self.passwords = passwords or Passwords()
-        self._by_address = _Keyed(RateLimit(limits.per_address, limits.per_address))
-        self._by_account = _Keyed(RateLimit(limits.per_account, limits.per_account))
+        self.limits = limits
+        # The hub's, so that every process of a service counts in one place (Redis).
+        self.counters = counters if counters is not None else Counters()
         self._dummy: str | None = None
 
     # -- helpers -----------------------------------------------------------------------------
@@ -134,8 +131,28 @@ class Accounts:
             return fail(401, "bad_token", "this needs an Authorization: Bearer token")
         return session
 
-    def _address_limited(self, request: Request) -> bool:
-        return not self._by_address.allow(request.client.host if request.client else "?")
+    async def _address_refusal(self, request: Request) -> Response | None:
+        """429 once the request's address made its tries this minute (503 if they cannot be
+        counted); None, with one try taken, otherwise."""
+        address = address_key(request.client.host if request.client else "?")
+        return await self._throttle(
+            f"login:a:{address}", self.limits.per_address, "too many attempts; wait a minute"
+        )
+
+    async def _account_refusal(self, login: str) -> Response | None:
+        return await self._throttle(
+            f"login:u:{_login_key(login)}",
+            self.limits.per_account,
+            "too many attempts for this login; wait a minute",
+        )
+
+    async def _throttle(self, key: str, limit: int, message: str) -> Response | None:
+        try:
+            if await self.counters.allow(key, limit, LOGIN_WINDOW):
+                return None
+        except Unavailable:
+            return fail(503, "unavailable", "tries cannot be counted just now; try again shortly")
+        return fail(429, "rate_limited", message)
 
     async def _open(self, player_id: int, request: Request) -> str:
         token, _ = await self.sessions.open(
@@ -158,8 +175,8 @@ class Accounts:
     # -- endpoints ---------------------------------------------------------------------------
     async def create(self, request: Request) -> Response:
         """``POST /api/accounts``: a new account, or the bearer's guest made one."""
-        if self._address_limited(request):
-            return fail(429, "rate_limited", "too many attempts; wait a minute")
+        if (refused := await self._address_refusal(request)) is not None:
+            return refused
         try:
             body: _AccountIn = await _body(request, _AccountIn)
         except Refused as e:
@@ -209,8 +226,8 @@ class Accounts:
 
     async def login(self, request: Request) -> Response:
         """``POST /api/login``: a new session of the account; the bearer's ends."""
-        if self._address_limited(request):
-            return fail(429, "rate_limited", "too many attempts; wait a minute")
+        if (refused := await self._address_refusal(request)) is not None:
+            return refused
         try:
             body: _LoginIn = await _body(request, _LoginIn)
         except Refused as e:
@@ -218,8 +235,8 @@ class Accounts:
         except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
             return fail(400, "bad_field", str(e))
         login = body.login.strip().lower()
-        if not self._by_account.allow(login):
-            return fail(429, "rate_limited", "too many attempts for this login; wait a minute")
+        if (refused := await self._account_refusal(login)) is not None:
+            return refused
         player = await self.store.find_login(login)
         known = player is not None and player.password_hash is not None
         # An unknown login is verified against a dummy hash: it costs as long as a known one.
@@ -248,8 +265,8 @@ class Accounts:
         session = await self._need_bearer(request)
         if isinstance(session, Response):
             return session
-        if self._address_limited(request):
-            return fail(429, "rate_limited", "too many attempts; wait a minute")
+        if (refused := await self._address_refusal(request)) is not None:
+            return refused
         try:
             body: _PasswordIn = await _body(request, _PasswordIn)
         except Refused as e:
@@ -259,8 +276,8 @@ class Accounts:
         player = await self.store.get_player(session.player_id)
         if player.login is None or player.password_hash is None:
             return fail(409, "bad_field", "a guest has no password; make an account first")
-        if not self._by_account.allow(player.login):
-            return fail(429, "rate_limited", "too many attempts for this login; wait a minute")
+        if (refused := await self._account_refusal(player.login)) is not None:
+            return refused
         if not await self.passwords.verify(player.password_hash, body.password):
             return fail(401, "bad_login", "wrong password")
         if await asyncio.to_thread(weak_password, body.new_password, player.login, player.name):
