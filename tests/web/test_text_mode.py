@@ -303,6 +303,8 @@ def test_persian_commands_answer_in_persian(server: ServerProc) -> None:
         score = await ask(page, "امتیاز")
         assert score.startswith("امتیازها: ") and not re.search("[0-9]", score), score
         assert await ask(page, "hand") == hand  # English words too
+        said = await ask(page, "ربات تصادفی چند کارت دارد؟")
+        assert re.fullmatch("ربات تصادفی [۰-۹]+ کارت دارد.", said), said
         legal = [a for a in await page.evaluate(LEGAL) if len(a) == 2]
         name = await page.evaluate(
             """async (card) => {

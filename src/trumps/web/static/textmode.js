@@ -94,7 +94,9 @@ function name(tb, s) {
 }
 const myHand = (tb) => (tb.seat !== null && Array.isArray(tb.view.hands?.[tb.seat]) ? tb.view.hands[tb.seat] : []);
 const handSize = (hand) => (Array.isArray(hand) ? hand.length : hand?.count ?? 0);
-const tableNode = (selector) => document.querySelector(`#table ${selector}`);
+const tableNode = (selector) => document.querySelector("#table " + selector);
+// Parts joined by spaces (no template literals here: Babel's extractor misreads t() in them).
+const join = (...parts) => parts.filter(Boolean).join(" ");
 
 function facts(tb) {
   const out = [["turn", turnFact(tb)]];
@@ -112,7 +114,7 @@ function facts(tb) {
 function turnFact(tb) {
   if (tb.outcome) return spoken(el("p", {}, outcomeNodes(tb.outcome, (s) => name(tb, s), tb.seat)));
   const turn = spoken(tableNode("[data-testid='turn']"));
-  return ctx.canAct(tb) ? `${turn} ${spoken(tableNode(".me-area .prompt"))}`.trim() : turn;
+  return ctx.canAct(tb) ? join(turn, spoken(tableNode(".me-area .prompt"))) : turn;
 }
 
 /** "Your hand, 5 cards: Spades: king, nine. Hearts: ace." (by suit, as the hand is drawn). */
@@ -128,7 +130,7 @@ function handFact(tb) {
     if (groups.at(-1)?.suit !== suit) groups.push({ suit, ranks: [] });
     groups.at(-1).ranks.push(c === "JK" ? cardName(c) : v.ranks[c[0]]);
   }
-  return [head, ...groups.map((g) => (g.suit === "JK" ? `${g.ranks.join(" ")}.`
+  return [head, ...groups.map((g) => (g.suit === "JK" ? g.ranks.join(" ") + "."
     : t("{suit}: {ranks}.", { suit: suitName(g.suit), ranks: listed(g.ranks).join("") })))].join(" ");
 }
 
@@ -141,8 +143,8 @@ function movesFact(tb) {
   const rest = tb.legal.filter((a) => !a.startsWith("rob ") && !a.startsWith("discard "));
   const said = [];
   if (rest.length) said.push(t("You can play: {cards}.", { cards: listed(rest.map((a) => actionWords(tb, a))).join("") }));
-  if (robs.length) said.push(`${t("Rob the turn-up {card}, discarding:", { card: cardName(tb.view.turnup) })} ${listed(robs).join("")}.`);
-  if (discards.length) said.push(`${t("Discard face down:")} ${listed(discards).join("")}.`);
+  if (robs.length) said.push(join(t("Rob the turn-up {card}, discarding:", { card: cardName(tb.view.turnup) }), listed(robs).join("") + "."));
+  if (discards.length) said.push(join(t("Discard face down:"), listed(discards).join("") + "."));
   return said.join(" ");
 }
 
@@ -170,16 +172,16 @@ function centreFacts(tb) {
     const pile = v.pile ?? [];
     const out = [];
     if (pile.length) {
-      out.push(["pile", `${plural(pile.length, t("Pile: {n} card"), t("Pile: {n} cards"))}. ${t("Top card: {card}.", { card: cardName(pile.at(-1)) })}`]);
+      out.push(["pile", join(plural(pile.length, t("Pile: {n} card"), t("Pile: {n} cards")) + ".", t("Top card: {card}.", { card: cardName(pile.at(-1)) }))]);
     } else if ((v.hands ?? []).some((h) => handSize(h) > 0)) {
       out.push(["pile", t("The pile is empty.")]);
     }
     if (v.owes_second && v.to_move !== null && v.to_move !== undefined && v.to_move !== tb.seat) {
       out.push(["second", t("{name} beat the top card and plays a second card.", { name: name(tb, v.to_move) })]);
     }
-    const trumps = Array.isArray(v.trumps) ? v.trumps : [];
-    if (trumps.some(Boolean)) {
-      out.push(["trumps", t("Trumps: {list}.", { list: listed(trumps.map((s, i) => (s ? `${name(tb, i)} ${suitName(s)}` : null)).filter(Boolean)).join("") })]);
+    const trumps = (Array.isArray(v.trumps) ? v.trumps : []).flatMap((s, i) => (s ? [[name(tb, i), suitName(s)].join(" ")] : []));
+    if (trumps.length) {
+      out.push(["trumps", t("Trumps: {list}.", { list: listed(trumps).join("") })]);
     } else {
       out.push(["trumps", t("Each player chooses a trump suit; then the cards are dealt.")]);
     }
@@ -204,13 +206,13 @@ function scoreFact(tb) {
     const side = (i) => (Array.isArray(v.teams)
       ? t("Team {n}: {names}", { n: i + 1, names: listed(v.teams[i].map((s) => name(tb, s))).join("") })
       : name(tb, i));
-    return scores.length ? t("Scores: {list}.", { list: listed(scores.map((p, i) => `${side(i)} ${t("{n} points", { n: p })}`)).join("") }) : "";
+    return scores.length ? t("Scores: {list}.", { list: listed(scores.map((p, i) => join(side(i), t("{n} points", { n: p })))).join("") }) : "";
   }
   const said = [];
   const out = v.out ?? [];
   if (out.length) said.push(t("Out of cards: {names}.", { names: listed(out.map((s) => name(tb, s))).join("") }));
   if ((v.rules?.match_losses ?? 1) > 1 && Array.isArray(v.losses)) {
-    said.push(`${t("Hands lost (the match ends at {n}):", { n: v.rules.match_losses })} ${listed(v.losses.map((k, s) => `${name(tb, s)} ${num(k)}`)).join("")}.`);
+    said.push(join(t("Hands lost (the match ends at {n}):", { n: v.rules.match_losses }), listed(v.losses.map((k, s) => join(name(tb, s), num(k)))).join("") + "."));
   }
   return said.join(" ");
 }
@@ -218,7 +220,7 @@ function scoreFact(tb) {
 function countsFact(tb) {
   const hands = tb.view.hands ?? [];
   if (!hands.length) return "";
-  return t("Cards in hand: {list}.", { list: listed(hands.map((h, s) => `${name(tb, s)} ${plural(handSize(h), t("{n} card"), t("{n} cards"))}`)).join("") });
+  return t("Cards in hand: {list}.", { list: listed(hands.map((h, s) => join(name(tb, s), plural(handSize(h), t("{n} card"), t("{n} cards"))))).join("") });
 }
 
 /** The latest finished trick: this hand's, else the last of the hand before. */
@@ -262,7 +264,7 @@ function helpText() {
   const w = vocabs[0].words;
   const card = t("<card>");
   const commands = [
-    `${w.play[0]} ${card}`, w.take[0], `${w.rob[0]} ${card}`, `${w.discard[0]} ${card}`, `${w.trump[0]} ${t("<suit>")}`,
+    join(w.play[0], card), w.take[0], join(w.rob[0], card), join(w.discard[0], card), join(w.trump[0], t("<suit>")),
     w.hand[0], w.table[0], w.score[0], w.last[0], w.moves[0], w.counts[0],
     vocabs[0].count[0].replace("{name}", t("<name>")), w.hint[0], w.help[0],
   ];
@@ -275,7 +277,7 @@ function lastTrickText(tb) {
   const trick = lastTrick(tb);
   if (!trick) return t("No trick has been finished yet.");
   const n = tb.view.hands?.length ?? trick.cards.length;
-  return `${t("The last trick:")} ${laid(tb, trick.cards, trick.leader, n)}. ${t("{name} won the trick.", { name: name(tb, trick.winner) })}`;
+  return join(t("The last trick:"), laid(tb, trick.cards, trick.leader, n) + ".", t("{name} won the trick.", { name: name(tb, trick.winner) }));
 }
 
 function countText(tb, typed) {
@@ -305,15 +307,15 @@ function askHint(tb) {
 function playText(tb, cmd) {
   const w = vocabs[0].words;
   if (cmd.kind !== "take" && (cmd.kind === "trump" ? !cmd.suit : !cmd.card)) {
-    const robs = tb.legal.filter((a) => a.startsWith(`${cmd.kind} `));
+    const robs = tb.legal.filter((a) => a.startsWith(cmd.kind + " "));
     if ((cmd.kind === "rob" || cmd.kind === "discard") && !cmd.bad && robs.length === 1 && ctx.canAct(tb)) return send(tb, robs[0]);
-    if (cmd.kind === "trump") return t("“{text}” is not a suit: say {example}.", { text: cmd.bad, example: `${w.trump[0]} ${suitName("H")}` });
+    if (cmd.kind === "trump") return t("“{text}” is not a suit: say {example}.", { text: cmd.bad, example: join(w.trump[0], suitName("H")) });
     if (cmd.bad) return t("“{text}” is not a card: say {example} or {code}.", { text: cmd.bad, example: cardName("TH"), code: "10h" });
-    return t("Which card? Say {example}.", { example: `${w[cmd.kind][0]} ${cardName("TH")}` });
+    return t("Which card? Say {example}.", { example: join(w[cmd.kind][0], cardName("TH")) });
   }
   if (tb.seat === null) return t("You are watching: you cannot play at this table.");
   const action = cmd.kind === "play" ? cmd.card : cmd.kind === "take" ? "take"
-    : cmd.kind === "trump" ? `trump ${cmd.suit}` : `${cmd.kind} ${cmd.card}`;
+    : cmd.kind === "trump" ? "trump " + cmd.suit : join(cmd.kind, cmd.card);
   if (tb.outcome) return t("That game is over.");
   if (tb.sent) return t("Sending your move…");
   if (tb.to_move !== tb.seat) return t("It is not your turn.");
