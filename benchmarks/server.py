@@ -155,7 +155,9 @@ def service(args: argparse.Namespace, config: str, workdir: Path) -> Iterator[Se
     with contextlib.ExitStack() as stack:
         helpers: list[int] = []
         database: str | None = None
-        extra: list[tuple[str, ...]] = [()]
+        # Every simulated player is a new guest from this one address.
+        guests = ("--guests-per-address", "1000000")
+        extra: list[tuple[str, ...]] = [guests]
         if config == "sqlite":
             db, kind = f"sqlite+aiosqlite:///{workdir / 'bench.db'}", "SQLite"
         else:
@@ -169,7 +171,9 @@ def service(args: argparse.Namespace, config: str, workdir: Path) -> Iterator[Se
                 stack.callback(redis.stop)
                 redis_url = redis.url
                 helpers.append(redis.pid)
-            extra = [("--redis", redis_url, "--node-id", f"n{k}") for k in range(args.processes)]
+            extra = [
+                ("--redis", redis_url, "--node-id", f"n{k}", *guests) for k in range(args.processes)
+            ]
             kind = f"PostgreSQL + Redis, {args.processes} processes"
         cores = sorted(os.sched_getaffinity(0))
         pin = not args.no_pin and len(cores) >= 2

@@ -396,14 +396,20 @@ cli.add_command(solve)
     default=32,
     show_default=True,
     type=click.IntRange(1),
-    help="Game connections one address may hold at once; more are refused (HTTP 403).",
+    help=(
+        "Game connections one address may hold at once (more are refused, HTTP 403); it may"
+        " hold twice as many TCP connections of any kind (HTTP 429). Per process."
+    ),
 )
 @click.option(
     "--hello-timeout",
     default=5.0,
     show_default=True,
     type=click.FloatRange(0.1, 600),
-    help="Seconds a new game connection has to say hello before it is closed.",
+    help=(
+        "Seconds a new connection has to send its request's headers, and a new game"
+        " connection to say hello, before it is closed."
+    ),
 )
 @click.option(
     "--hints-per-player",

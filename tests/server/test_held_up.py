@@ -356,13 +356,6 @@ def test_paths_that_climb_out_of_the_static_folder_find_nothing(sqlite_server: S
 # ---------------------------------------------------------------- 5. tokens and the log
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="at debug, uvicorn's websockets protocol logs each frame ('< TEXT ...' on the "
-    "uvicorn.error logger), cut to its first and last characters: a hello's resume_token "
-    "ends it, so ~20 characters of the token reach the log (fix: filter those records in "
-    "server/run.py)",
-)
 def test_tokens_never_reach_the_log(tmp_path: Path) -> None:
     """At ``--log-level debug``: a new guest's ``hello``, a resume, an account made from the
     guest, a login, a logout, and hellos with the ended tokens.  No token, nor any 12

@@ -57,7 +57,6 @@ from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
 from trumps.server.protocol import (
     PROTOCOL_VERSION,
     BotPace,
-    encode,
     json_schema,
 )
 from trumps.server.quota import FairUse
@@ -149,6 +148,7 @@ class _Server:
             self.sessions,
             self.hub.sessions_ended,
             LoginLimits(settings.login_per_minute, settings.login_per_account),
+            counters=self.hub.counters,  # shared by the processes of a service (Redis)
         )
 
     async def _expire(self) -> None:
@@ -246,13 +246,13 @@ class _Server:
     async def _pump(ws: WebSocket, conn: Connection) -> None:
         """Send the outbox in order; a None asks to close."""
         while True:
-            msg = await conn.outbox.get()
-            if msg is None:
+            text = await conn.next_frame()  # encoded once, when it was queued
+            if text is None:
                 with contextlib.suppress(Exception):
                     await ws.close(code=1008, reason=conn.close_reason)
                 return
             try:
-                await ws.send_text(msg if isinstance(msg, str) else encode(msg).decode())
+                await ws.send_text(text)
             except Exception:  # the peer is gone: the receive loop ends it
                 return
 
@@ -466,6 +466,22 @@ def settings_env(
     )
 
 
+class _NoFrames(logging.Filter):
+    """At debug, uvicorn's WebSocket protocol logs every frame (``< TEXT '…'``) on
+    ``uvicorn.error``, shortened to its ends: a ``hello`` ends with its resume token.  No
+    frame is logged, at any level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in ("< %s", "> %s")
+
+
+def log_no_frames() -> None:
+    """Keep the frames (and so the tokens in them) out of this process's log."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _NoFrames) for f in logger.filters):
+        logger.addFilter(_NoFrames())
+
+
 def app_from_env() -> Starlette:
     """The app of one worker process of ``trumps serve --workers N`` (uvicorn calls it with
     ``factory=True`` in each process it starts).  The settings come from ``SETTINGS_ENV``,
@@ -481,6 +497,7 @@ def app_from_env() -> Starlette:
         catalogs = getattr(importlib.import_module(module), name)
     log_level = str(data.pop("log_level"))
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    log_no_frames()
     static = data.pop("static")
     origins = tuple(data.pop("allowed_origins", ()))
     fair = FairUse(**data.pop("fair", {}))

@@ -40,6 +40,7 @@ from trumps.server.app import (
     ServerSettings,
     create_app,
     default_node_id,
+    log_no_frames,
     settings_env,
 )
 from trumps.server.auth import load_secret, make_private_dir
@@ -350,6 +351,7 @@ def serve(
         login_per_account=login_limits[1],
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    log_no_frames()  # resume tokens travel in frames
     shown = f"[{host}]" if ":" in host else host
     where = f"database {_show_db(url_db)}"
     if redis_url is not None:
