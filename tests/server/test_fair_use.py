@@ -549,5 +549,12 @@ def test_the_lobby_list_is_sent_in_pages(tmp_path: Path) -> None:
         assert len(pushed.tables) == len(made) + 1 - LOBBY_PAGE
         await said(hub, reader, {"type": "list_tables", "offset": -1})
         assert (await refusal(reader)).code == "bad_field"
+        # GET /api/tables gives the same list a page at a time, with its size.
+        rows, total = hub.public_tables(offset=LOBBY_PAGE)
+        assert total == len(made) + 1 and len(rows) == len(made) + 1 - LOBBY_PAGE
+        rows, total = hub.public_tables()
+        assert len(rows) == LOBBY_PAGE and [r["table_id"] for r in rows] == made[:LOBBY_PAGE]
+        rows, _ = hub.public_tables(offset=3, limit=2)
+        assert [r["table_id"] for r in rows] == made[3:5]
 
     run(tmp_path, body, fair=FairUse(tables_per_address=100, creations_per_address=100))

@@ -6,6 +6,7 @@ transport, whose request bodies are generators the test can watch being read."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -102,12 +103,44 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path, path: str) ->
     run(tmp_path, body)
 
 
-@pytest.mark.parametrize("query", ["offset=100000000000000000000000", "limit=-1", "offset=x"])
-def test_paging_out_of_bounds_is_a_clear_400(tmp_path: Path, query: str) -> None:
-    """``offset=10^23`` answered 500."""
+def test_the_page_s_files_and_refusals_carry_the_security_headers_too(tmp_path: Path) -> None:
+    """A script under the fingerprinted prefix, a 413 and a 415 answer: the same headers."""
 
     async def body(_app: Starlette, http: httpx.AsyncClient) -> None:
-        answer = await http.get("/api/games?" + query)
+        page = (await http.get("/")).text
+        script = re.search(r'src="(/static/[^"]+\.js)"', page)
+        assert script is not None, page[:500]
+        big = {"content-type": "application/json", "content-length": "100000"}
+        answers = [
+            await http.get(script.group(1)),
+            await http.post("/api/login", content=b"{}", headers=big),
+            await http.post("/api/login", content=b"{}", headers={"content-type": "text/plain"}),
+        ]
+        assert [a.status_code for a in answers] == [200, 413, 415]
+        for a in answers:
+            assert "frame-ancestors 'none'" in a.headers["content-security-policy"]
+            assert a.headers["x-content-type-options"] == "nosniff"
+            assert a.headers["x-frame-options"] == "DENY"
+
+    run(tmp_path, body)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "games?offset=100000000000000000000000",
+        "games?limit=-1",
+        "games?offset=x",
+        "tables?offset=-1",
+        "tables?limit=100000",
+        "tables?offset=x",
+    ],
+)
+def test_paging_out_of_bounds_is_a_clear_400(tmp_path: Path, query: str) -> None:
+    """``offset=10^23`` answered 500; the public tables are paged like the games."""
+
+    async def body(_app: Starlette, http: httpx.AsyncClient) -> None:
+        answer = await http.get("/api/" + query)
         assert answer.status_code == 400 and answer.json()["error"] == "bad_field"
 
     run(tmp_path, body)

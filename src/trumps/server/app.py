@@ -286,17 +286,19 @@ class _Server:
         return JSONResponse(json_schema())
 
     async def tables(self, request: Request) -> Response:
+        paging = _paging(request)
+        if isinstance(paging, Response):
+            return paging
+        limit, offset = paging
         game = request.query_params.get("game")
-        return JSONResponse({"tables": self.hub.public_tables(game)})
+        rows, total = self.hub.public_tables(game, offset=offset, limit=limit)
+        return JSONResponse({"tables": rows, "offset": offset, "total": total})
 
     async def games(self, request: Request) -> Response:
-        try:
-            limit = int(request.query_params.get("limit", "50"))
-            offset = int(request.query_params.get("offset", "0"))
-            if not (0 <= limit <= MAX_PAGE and 0 <= offset <= MAX_OFFSET):
-                raise ValueError
-        except ValueError:
-            return fail(400, "bad_field", f"limit is 0–{MAX_PAGE} and offset 0–{MAX_OFFSET}")
+        paging = _paging(request)
+        if isinstance(paging, Response):
+            return paging
+        limit, offset = paging
         player = None
         if request.query_params.get("mine") in ("1", "true"):
             try:
@@ -464,6 +466,18 @@ def settings_env(
             "log_level": log_level,
         }
     )
+
+
+def _paging(request: Request) -> tuple[int, int] | Response:
+    """``limit`` (50 unless asked) and ``offset`` of a listing, or the 400 that says why."""
+    try:
+        limit = int(request.query_params.get("limit", "50"))
+        offset = int(request.query_params.get("offset", "0"))
+        if not (0 <= limit <= MAX_PAGE and 0 <= offset <= MAX_OFFSET):
+            raise ValueError
+    except ValueError:
+        return fail(400, "bad_field", f"limit is 0–{MAX_PAGE} and offset 0–{MAX_OFFSET}")
+    return limit, offset
 
 
 class _NoFrames(logging.Filter):

@@ -41,7 +41,7 @@ from trumps.server.bus import RemoteConn
 from trumps.server.cluster import LEASE, Cluster
 from trumps.server.commit import GroupCommit
 from trumps.server.connection import Connection
-from trumps.server.lobby import LiveTable, Lobby, QuickMatches
+from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby, QuickMatches
 from trumps.server.protocol import (
     PROTOCOL_VERSION,
     BotPace,
@@ -558,8 +558,13 @@ class Hub(TableRequests):
         self.lobby.changed()
 
     # -- reading ------------------------------------------------------------------------------
-    def public_tables(self, game: str | None = None) -> list[dict[str, Any]]:
-        return [msgspec.to_builtins(s) for s in self.lobby.summaries(game)]
+    def public_tables(
+        self, game: str | None = None, *, offset: int = 0, limit: int = LOBBY_PAGE
+    ) -> tuple[list[dict[str, Any]], int]:
+        """``limit`` rows of the public list (of ``game``) from ``offset``, and its size
+        (``GET /api/tables``: a page, as the lobby sends it)."""
+        rows = self.lobby.summaries(game)
+        return [msgspec.to_builtins(s) for s in rows[offset : offset + limit]], len(rows)
 
     def stats(self) -> Mapping[str, Any]:
         """Counts for ``/healthz``; the queues (messages waiting in connections' outboxes,
