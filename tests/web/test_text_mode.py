@@ -7,6 +7,7 @@ command. The parser (textcmd.js) is run in the page itself (no Node at test time
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,6 +55,12 @@ PARSE = """async ([lines, english]) => {
   const { t } = await import(base + "i18n.js");
   const vocabs = english ? [vocabulary((x) => x)] : [vocabulary(t), vocabulary((x) => x)];
   return lines.map((line) => parseCommand(line, vocabs));
+}"""
+
+# A card's name in the page's language (i18n.js, as the page says it).
+CARD_NAME = """async (card) => {
+  const base = document.querySelector("script[type='module']").src.replace(/app\\.js$/, "");
+  return (await import(base + "i18n.js")).cardName(card);
 }"""
 
 
@@ -232,6 +239,9 @@ def test_a_hand_of_twenty_five_by_typed_commands(server: ServerProc) -> None:
                 said = await ask(page, f"play {english(card)}")
                 assert why and said.startswith(why) and "You can play: " in said, (said, why)
                 reasons += 1
+            if moves == 1:  # the hint is said when it comes, with its move in words
+                said = await ask(page, "hint")
+                assert said and "{action}" not in said and not re.search("[♠♥♦♣]", said), said
             if moves == 2:
                 said = await ask(page, "how many cards has bot 2")
                 assert re.fullmatch(r"random bot 2 has \d cards?\.", said), said
@@ -306,13 +316,7 @@ def test_persian_commands_answer_in_persian(server: ServerProc) -> None:
         said = await ask(page, "ربات تصادفی چند کارت دارد؟")
         assert re.fullmatch("ربات تصادفی [۰-۹]+ کارت دارد.", said), said
         legal = [a for a in await page.evaluate(LEGAL) if len(a) == 2]
-        name = await page.evaluate(
-            """async (card) => {
-              const base = document.querySelector("script[type='module']").src.replace(/app\\.js$/, "");
-              return (await import(base + "i18n.js")).cardName(card);
-            }""",
-            legal[0],
-        )
+        name = await page.evaluate(CARD_NAME, legal[0])
         await move(page, f"{name} بازی")
         log = await page.evaluate(
             "() => [...document.querySelectorAll(\"[data-testid='log'] li\")].map((li) => li.textContent)"
@@ -320,5 +324,78 @@ def test_persian_commands_answer_in_persian(server: ServerProc) -> None:
         assert any("Olena" in x for x in log), log
         assert legal[0] not in await page.evaluate(LEGAL)
         await ctx.close()
+
+    run(body)
+
+
+async def turn_of(pages: list[Page]) -> Page:
+    """The page whose player is to move (or that shows the result)."""
+    waits = {asyncio.ensure_future(p.wait_for_function(MINE)): p for p in pages}
+    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    return waits[next(iter(done))]
+
+
+def test_two_people_play_in_text_mode(server: ServerProc) -> None:
+    """A table with two people, both in text mode (one in English, one in Persian, the
+    setting already kept): each types their moves in their own language; a move out of
+    turn is refused with the page's reason; each asks how many cards the other holds."""
+
+    async def body(browser: Browser) -> None:
+        ctx_a, olena = await open_page(browser, server.http + "/")
+        await set_name(olena, "Olena")
+        await olena.get_by_test_id("text-mode").check()
+        form = olena.get_by_test_id("create-form")
+        await form.get_by_test_id("create-game").select_option("kozyri")
+        await form.get_by_test_id("create-seats").select_option("2")
+        await form.get_by_test_id("seat-1").select_option("human")
+        await form.get_by_test_id("create-private").check()
+        await form.get_by_test_id("create-submit").click()
+        link = olena.get_by_test_id("invite-link")
+        await expect(link).to_have_value(
+            re.compile(r"\?table=")
+        )  # the invite box stays in text mode
+        url = await link.input_value()
+
+        async def text_on(context: Any) -> None:
+            await context.add_init_script("localStorage.setItem('trumps.textmode', 'on')")
+
+        ctx_b, taras = await open_page(browser, url, locale="fa-IR", name="Taras", setup=text_on)
+        pages = [olena, taras]
+        for page in pages:
+            await expect(page.get_by_test_id("text-table")).to_be_visible()
+            await page.get_by_test_id("text-command").focus()
+            await page.evaluate(LISTEN)
+        moves = 0
+        refused = False
+        page = await turn_of(pages)
+        while moves < 16 and not await page.get_by_test_id("result").is_visible():
+            other = taras if page is olena else olena
+            legal = await page.evaluate(LEGAL)
+            held = await other.evaluate(BLOCKED)
+            if held and not refused:  # the other types a card of theirs out of turn
+                said = await ask(other, held[0][0])
+                assert said in ("It is not your turn.", "نوبت شما نیست."), said
+                refused = True
+            if moves == 3:
+                said = await ask(olena, "how many cards has Taras")
+                assert re.fullmatch(r"Taras has \d+ cards?\.", said), said
+                said = await ask(taras, "Olena چند کارت دارد")
+                assert re.fullmatch("Olena [۰-۹]+ کارت دارد.", said), said
+            before = await page.evaluate(EVENT)
+            line = typed(legal[0], moves)
+            if page is taras and len(legal[0]) == 2:  # a card by its Persian name
+                line = await taras.evaluate(CARD_NAME, legal[0])
+            await page.keyboard.type(line)
+            await page.keyboard.press("Enter")
+            await page.wait_for_function(f"() => ({EVENT})() !== {before!r}")
+            assert await page.evaluate(FOCUS) == "text-command"
+            moves += 1
+            page = await turn_of(pages)  # the other's turn now (or mine again: a second card)
+        assert refused and moves >= 6
+        await ctx_a.close()
+        await ctx_b.close()
 
     run(body)
