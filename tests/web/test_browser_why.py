@@ -95,6 +95,36 @@ def test_a_dimmed_card_says_why_in_the_players_language(
     run(body)
 
 
+@pytest.mark.parametrize("key", ["Enter", "Space"])
+def test_enter_or_space_on_a_dimmed_card_says_why(server: ServerProc, key: str) -> None:
+    """Issue 18 §1: a keyboard player pressing Enter or Space on a dimmed card hears why it
+    cannot be played (the live region under the hand), and nothing is sent."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", still=True)
+        await set_name(page, "Olena")
+        await page.get_by_test_id("pc-game").select_option("kozyri")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        await expect(page.get_by_test_id("table")).to_be_visible()
+        why = page.get_by_test_id("why-not")
+        card = page.get_by_test_id(await to_a_dimmed_card(page))
+        await card.evaluate("(c) => c.focus()")  # as a re-render puts it: nothing said yet
+        await expect(why).to_be_empty()
+        event = await page.get_by_test_id("table").get_attribute("data-event")
+        await page.keyboard.press(key)
+        await expect(why).to_contain_text("does not beat")
+        assert await why.get_attribute("aria-live") in ("polite", "assertive")
+        assert await page.evaluate(
+            "document.activeElement.dataset.testid"
+        ) == await card.get_attribute("data-testid")
+        await expect(page.get_by_test_id("table")).to_have_attribute("data-event", event or "")
+        await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+        await ctx.close()
+
+    run(body)
+
+
 def test_a_hint_in_persian_is_a_sentence_with_persian_digits(server: ServerProc) -> None:
     """The hint is the bot's structured reason worded in the page's language (here the duel's
     solver: a forced win or loss in so many moves, or a search so many moves deep), with
