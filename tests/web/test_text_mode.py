@@ -17,7 +17,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.a11y import MINE
+from web.a11y import MINE, axe, severe
 from web.test_browser import open_page, run, set_name
 
 EVENT = "() => document.querySelector(\"[data-testid='table']\").dataset.event"
@@ -397,5 +397,22 @@ def test_two_people_play_in_text_mode(server: ServerProc) -> None:
         assert refused and moves >= 6
         await ctx_a.close()
         await ctx_b.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fa-IR"])
+def test_the_text_table_has_no_serious_axe_violation(server: ServerProc, locale: str) -> None:
+    """axe over a Svoi Kozyri table in text mode, with answers said: no serious or critical
+    violation (the answers' scrolling log is reachable by keyboard, the input labelled)."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", locale=locale)
+        await text_table(page, "kozyri")
+        for line in ("hand", "table", "help"):
+            await ask(page, line)
+        found = severe(await axe(page))
+        assert not found, found
+        await ctx.close()
 
     run(body)
