@@ -230,6 +230,49 @@ def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc)
     run(body)
 
 
+# The widths of the cards on the felt: the turn-up, the stock, cards laid in the trick or
+# pile; and whether the page scrolls sideways.
+FELT = """() => {
+  const w = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().width);
+  return { turned: w(".stock .turned"), stock: w(".stock .card:not(.turned)"),
+           laid: w(".spread .laid"), page: document.documentElement.scrollWidth,
+           view: document.documentElement.clientWidth };
+}"""
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_large_cards_are_large_on_the_felt_too(server: ServerProc, phone: bool) -> None:
+    """Issue 18 §3: the card-size setting is for low-vision players, so it sizes the cards
+    on the table as well as the hand — the turn-up, the stock, the trick — where there is
+    room (a desktop); on a phone the felt keeps its size and nothing overflows."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", phone=phone, still=True)
+        await set_name(page, "Aoife")
+        await twentyfive(page, players=4)
+        await expect(page.locator(".stock .turned")).to_have_count(1)
+        seen: dict[str, Msg] = {}
+        for choice in ("normal", "large", "small"):
+            await page.get_by_test_id("card-size").select_option(choice)
+            await expect(page.locator(f"html[data-cards='{choice}']")).to_have_count(1)
+            seen[choice] = await page.evaluate(FELT)
+            assert seen[choice]["page"] <= seen[choice]["view"], (choice, seen[choice])
+            if choice == "large":
+                where = "phone" if phone else "desktop"
+                await page.screenshot(path=str(SHOTS / f"large-cards-{where}.png"))
+        turned = {k: v["turned"][0] for k, v in seen.items()}
+        if phone:
+            assert turned["large"] <= turned["normal"] * 1.2, turned
+        else:
+            assert turned["small"] < turned["normal"] < turned["large"], turned
+            assert turned["large"] >= turned["normal"] * 1.25, turned
+            stock = {k: v["stock"][0] for k, v in seen.items() if v["stock"]}
+            assert stock and stock["large"] > stock["normal"], stock
+        await ctx.close()
+
+    run(body)
+
+
 def dropping(state: Msg) -> Callable[[WebSocketRoute], None]:
     """A WebSocket route that passes frames both ways, keeping the server's in
     ``state['seen']``; while ``state['hold']`` is set, the server's frames are kept in

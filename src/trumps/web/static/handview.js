@@ -1,5 +1,5 @@
 // Your hand's layout and the card-size setting (small, normal, large; kept in localStorage
-// and applied at once). The hand always fits its row: cards overlap, shrink and wrap into
+// and applied at once, to the cards on the felt as well: style.css, html[data-cards]). The hand always fits its row: cards overlap, shrink and wrap into
 // up to three rows; large cards overlap more before they shrink. Each card's left part
 // stays in view — its rank corner and its shortcut badge (style.css).
 
@@ -36,10 +36,12 @@ export function handLayout(n, width, size = cardSize()) {
   return { cw: Math.floor(Math.min(cw, most) * 0.995), shown };
 }
 
-/** Lay out the hand element (its data-count cards) at the chosen size. */
+/** Lay out the hand element (its data-count cards) at the chosen size; the cards on the
+ *  felt (trick, pile, stock, turn-up) follow the same setting through html[data-cards]. */
 export function layoutHand(hand) {
-  if (!hand || hand.offsetParent === null) return;
   const size = cardSize();
+  document.documentElement.dataset.cards = size;
+  if (!hand || hand.offsetParent === null) return;
   const { cw, shown } = handLayout(Math.max(1, Number(hand.dataset.count) || 1), hand.clientWidth - 8, size);
   hand.style.setProperty("--cw", `${cw}px`);
   hand.style.setProperty("--overlap", (1 - shown).toFixed(3));
