@@ -303,3 +303,81 @@ def test_cards_and_actions_name_their_number_and_keys(server: ServerProc, lang: 
         await ctx.close()
 
     run(body)
+
+
+def test_announcements_in_persian_at_svoi_kozyri(server: ServerProc) -> None:
+    """Issue 18 §1 in Persian and the other game: a Svoi Kozyri duel against a bot, read
+    from the live region: one announcement per event, in Persian (cards as Persian words,
+    Persian digits, no suit symbols, no English), "Your turn" once per turn, and a pick-up
+    said with how many cards it took."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", locale=LOCALES["fa"])
+        await page.evaluate(LISTEN)
+        await vs_bots(page, "kozyri")
+        opened = max((int(x["event"]) for x in await page.evaluate(LOGGED)), default=0)
+        moves = 0
+        said: list[dict[str, str]] = []
+        while moves < 60:
+            said = await page.evaluate("() => window.__said")
+            if any("برداشت" in x["text"] for x in said) and moves >= 10:
+                break
+            if not await page.get_by_test_id("result").is_hidden():
+                break
+            await press_and_wait(page, "1")
+            moves += 1
+        texts = [x["text"] for x in said]
+        events = [x["event"] for x in said]
+        assert len(events) == len(set(events)), said  # one announcement per event
+        logged = await page.evaluate(LOGGED)
+        fresh = sorted({int(x["event"]) for x in logged if int(x["event"]) > opened})
+        numbered = sorted(int(e) for e in events if e.isdigit() and int(e) > opened)
+        assert numbered == fresh, (said, logged)
+        assert any("برداشت" in s for s in texts), texts  # a pick-up, with its count
+        assert any("نوبت شماست" in s for s in texts), texts
+        assert all(s.count("نوبت شماست") <= 1 for s in texts), texts
+        for s in texts:
+            assert not re.search("[♠♥♦♣]", s), s  # cards as words
+            assert not re.search("[0-9]", s), s  # Persian digits
+            assert not re.search(r"\b(played|took|Your turn|hearts|spades)\b", s), s
+        await ctx.close()
+
+    run(body)
+
+
+def test_the_twenty_five_prompt_says_the_suit_to_follow(server: ServerProc) -> None:
+    """Issue 18 §1 ("Your turn: you must follow hearts"): when the game holds cards back
+    because a suit must be followed (F13), the prompt — and so the turn's announcement —
+    says which suit, from the server's reasons; a free choice says only to play a card."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/")
+        await page.evaluate(LISTEN)
+        await vs_bots(page, "twentyfive", "4")
+        checked = followed = 0
+        for _ in range(60):
+            if not await page.get_by_test_id("result").is_hidden():
+                break
+            prompt = (await page.locator(".prompt").inner_text()).strip()
+            reasons = await page.locator(
+                "[data-testid='hand'] button[aria-disabled='true']"
+            ).evaluate_all("(cs) => cs.map((c) => c.getAttribute('aria-description') || '')")
+            follow = [r for r in reasons if r.startswith("You must follow")]
+            if follow:
+                suit = re.match(r"You must follow (\w+)", follow[0])
+                assert suit is not None
+                assert prompt == f"Follow {suit.group(1)} or play a trump.", (prompt, follow)
+                said = await page.evaluate("() => window.__said")
+                last = [x["text"] for x in said if "Your turn" in x["text"]][-1]
+                assert f"Follow {suit.group(1)} or play a trump." in last, last
+                followed += 1
+            else:  # no suit held back: the prompt names none
+                assert not prompt.startswith("Follow"), (prompt, reasons)
+            checked += 1
+            if followed >= 2:
+                break
+            await press_and_wait(page, "1")
+        assert followed, f"no turn with a suit to follow in {checked} turns"
+        await ctx.close()
+
+    run(body)

@@ -346,7 +346,15 @@ function promptNodes(tb, hand, words) {
     return [t("The turned-up joker is yours: choose a card to discard face down.")];
   }
   if (words.some((a) => a.startsWith("rob "))) return [t("You may rob the turn-up before you play.")];
-  return (v.trick ?? []).length ? [t("Play a card to the trick.")] : [t("Lead a card.")];
+  if (!(v.trick ?? []).length) return [t("Lead a card.")];
+  // What the game says of the cards held back (F13, F14): the suit to follow, or a trump.
+  const reasons = Object.values(tb.why_not ?? {});
+  const follow = reasons.find((w) => w?.code === "must_follow");
+  if (follow?.suit) return [t("Follow {suit} or play a trump.", { suit: suitName(follow.suit) })];
+  if (reasons.some((w) => w?.code === "must_play_trump" || w?.code === "renege_only_vs_lower")) {
+    return [t("A trump was led: play a trump.")];
+  }
+  return [t("Play a card to the trick.")];
 }
 
 /** The legal actions in the order their number keys go: the hand's playable cards as they
