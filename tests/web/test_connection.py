@@ -185,8 +185,9 @@ def test_a_reload_and_a_leave_are_worded_as_what_happened(server: ServerProc) ->
 
 
 def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(server: ServerProc) -> None:
-    """Ana starts a duel against the random bot (no grace period) and closes the page: the
-    takeover bot finishes it; her history says a bot finished it, not "You won!"."""
+    """Ana starts a duel against the random bot (no grace period) and closes the page while
+    Bo watches: the takeover bot finishes it (a table nobody watches would wait for her:
+    issue 17); her history says a bot finished it, not "You won!"."""
 
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, server.http + "/", name="Ana")
@@ -201,6 +202,9 @@ def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(server: Serve
         await form.get_by_test_id("create-pace").select_option("instant")
         await form.get_by_test_id("create-submit").click()
         await expect(page.get_by_test_id("table")).to_be_visible()
+        invite = await page.get_by_test_id("invite-link").input_value()
+        watcher, bo = await open_page(browser, invite, name="Bo")  # the table is full: Bo watches
+        await expect(bo.get_by_test_id("table")).to_be_visible()
         await page.goto(server.http + "/healthz")  # the page is gone: a bot plays for Ana
         # Wait (polling, as expect does) until the bot's finished game is stored as hers.
         stored = await page.evaluate(
@@ -224,5 +228,6 @@ def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(server: Serve
         await expect(rows.first).not_to_contain_text("You won!")
         await expect(rows.first).not_to_contain_text("You lost.")
         await ctx.close()
+        await watcher.close()
 
     run(body)
