@@ -21,6 +21,7 @@ from trumps.server.protocol import (
     Error,
     Event,
     Rematch,
+    Spectators,
     TableList,
     TableState,
     Waiting,
@@ -127,6 +128,80 @@ def test_a_player_on_either_process_plays_at_a_table_owned_by_one() -> None:
         assert moved2.number == moved.number + 1
         [running] = [t for t in await store.running_tables() if t.table_id == table_id]
         assert len(running.record["actions"]) == 2
+        assert await store.table_owner(table_id) == (True, "A")
+
+    run(body)
+
+
+async def watchers(conn: Connection, table_id: str, count: int) -> Spectators:
+    """The next ``spectators`` list of ``table_id`` that counts ``count`` watchers."""
+    while True:
+        got: Spectators = await next_of(conn, Spectators)
+        if got.table_id == table_id and got.count == count:
+            return got
+
+
+def test_a_spectator_on_another_process_watches_the_owner_s_table() -> None:
+    """Sam, connected to B, watches a table A owns: a public snapshot, then every event;
+    the players on both processes are told who watches, and told again when Sam's
+    connection to B is gone."""
+
+    async def body(a: Hub, b: Hub, _store: SqlStore) -> None:
+        ana, rui, _, table_id = await across(a, b)
+        start = await next_of(ana, Event)
+        while start.kind != "start":
+            start = await next_of(ana, Event)
+        sam, _ = await hello(b, "Sam")
+        await said(b, sam, {"type": "spectate", "table_id": table_id})
+        snap = await next_of(sam, TableState)
+        assert (snap.table_id, snap.seat, snap.legal) == (table_id, None, [])
+        assert snap.spectators.count == 1 and snap.spectators.names == ["Sam"]
+        assert snap.view is not None
+        assert all(isinstance(hand, dict) for hand in snap.view["hands"]), snap.view["hands"]
+        assert table_id in a.tables and table_id not in b.tables  # A owns it still
+        for player in (ana, rui):  # on A and on B
+            told = await watchers(player, table_id, 1)
+            assert told.names == ["Sam"]
+        mover, hub = (ana, a) if start.to_move == 0 else (rui, b)
+        moved = await play_one(hub, mover, table_id)
+        seen: Event = await next_of(sam, Event)
+        while seen.number < moved.number:
+            seen = await next_of(sam, Event)
+        assert (seen.number, seen.kind, seen.action) == (moved.number, "action", moved.action)
+        b.disconnect(sam)  # Sam's socket to B closes: A hears of it
+        for player in (ana, rui):
+            assert (await watchers(player, table_id, 0)).names == []
+
+    run(body)
+
+
+def test_a_private_table_is_joined_by_its_id_from_another_process() -> None:
+    """A private table made on A is in no lobby, yet Rui, connected to B, joins it with the
+    id from the invite link and both are seated."""
+
+    async def body(a: Hub, b: Hub, store: SqlStore) -> None:
+        ana, _ = await hello(a, "Ana")
+        rui, _ = await hello(b, "Rui")
+        await said(a, ana, {"type": "create_table", "game": "kozyri",
+                            "seats": ["human", "human"], "private": True})  # fmt: skip
+        made = await next_of(ana, TableState)
+        table_id = made.table_id
+        assert made.private and table_id in a.tables
+        await said(b, rui, {"type": "list_tables"})
+        listed = await next_of(rui, TableList)
+        assert table_id not in [t.table_id for t in listed.tables]
+        await said(b, rui, {"type": "join_table", "table_id": table_id})
+        joined = await next_of(rui, TableState)
+        while joined.table_id != table_id:
+            joined = await next_of(rui, TableState)
+        assert (joined.seat, joined.private) == (1, True)
+        start = await next_of(ana, Event)
+        while start.kind != "start":
+            start = await next_of(ana, Event)
+        mover, hub = (ana, a) if start.to_move == 0 else (rui, b)
+        moved = await play_one(hub, mover, table_id)
+        [running] = [t for t in await store.running_tables() if t.table_id == table_id]
+        assert running.record["actions"] == [moved.action]
         assert await store.table_owner(table_id) == (True, "A")
 
     run(body)

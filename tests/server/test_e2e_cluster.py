@@ -10,12 +10,14 @@ changes its content, and the moves seen are the stored moves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import websockets
 
 from server.e2e import Client, Msg, RedisProc, ServerProc, connected, postgres_database, run
 from server.redis_env import need_redis_server
@@ -165,32 +167,112 @@ def consistent(seats: list[Seat], record: dict[str, Any]) -> None:
 
 def test_a_frozen_owner_loses_its_table_and_cannot_write_to_it(service: Service) -> None:
     """A is frozen (SIGSTOP) past its lease: B takes the table over, both people play on at
-    B; a move sent to the frozen A meanwhile changes nothing once A wakes up."""
+    B; a move sent to the frozen A meanwhile changes nothing once A wakes up.
+
+    The frozen move is not the one Ana makes again at B (the last legal move there, the
+    first one here), so a move A stored or told after all would show: in the record at that
+    ply, or as an event anyone received.  The clocks B shows are those before the freeze."""
 
     async def main() -> None:
         a, b = service.procs["A"], service.procs["B"]
-        ana, rui = await _table_across(service, "A")
+        ana, rui = await _table_across(service, "A", clock=True)
         table_id = ana.table_id
         await play([ana, rui], 4)
+        for _ in range(20):  # on to a position where Ana has a choice
+            if len(ana.latest()["legal"]) > 1:
+                break
+            await play([ana, rui], 1)
+        state = ana.latest()
+        assert len(state["legal"]) > 1, "Ana never had a choice of moves"
         assert await service.owner(table_id) == "A"
+        ply = len((await service.stored(table_id))["actions"])
+        frozen_move, number = state["legal"][-1], _number(state) + 1
 
         a.pause()
         frozen = time.monotonic()
-        state = ana.latest()  # sent to the frozen A: it waits in A's socket
-        if state["legal"]:
-            await ana.now.act(table_id, state["legal"][0], _number(state))
+        await ana.now.act(table_id, frozen_move, _number(state))  # waits in A's socket
         # B takes over and seats Rui again: a snapshot from the new owner.
-        await rui.now.until(lambda m: m["type"] == "table_state" and m["table_id"] == table_id)
+        taken = await rui.now.until(
+            lambda m: m["type"] == "table_state" and m["table_id"] == table_id
+        )
         took = time.monotonic() - frozen
         assert await service.owner(table_id) == "B"
+        assert taken["event"] == number - 1, "the frozen move reached the new owner"
+        assert _clocks_kept(state["clocks"], taken["clocks"]), (state, taken["clocks"])
         old = ana.now
-        await ana.move_to(b)
-        await play([ana, rui], 4)
+        again = await ana.move_to(b)
+        assert again["legal"] == state["legal"]
+        await play([ana, rui], 4)  # Ana plays legal[0] where she had sent legal[-1]
         a.resume()  # A wakes up: its lease is gone, its writes are fenced
         await play([ana, rui], 4)
+        await _drain(old)  # everything A sent the old connection, read
         ana.clients.insert(0, old)  # what the frozen owner said counts too
-        consistent([ana, rui], await service.stored(table_id))
+        record = await service.stored(table_id)
+        assert record["actions"][ply] == state["legal"][0] != frozen_move
+        for seat in (ana, rui):
+            for client in seat.clients:
+                told = [
+                    e
+                    for m in client.received
+                    if m.get("table_id") == table_id
+                    for e in (m["log"] if m["type"] == "table_state" else [m])
+                    if m["type"] in ("event", "table_state") and e["number"] == number
+                ]
+                assert all(e["action"] != frozen_move for e in told), (seat.name, told)
+        consistent([ana, rui], record)
         assert took < 10, f"the takeover took {took:.1f} s"
+
+    run(main)
+
+
+async def _drain(client: Client) -> None:
+    """Read all that was sent to ``client`` so far: up to the answer to a ping sent now (or
+    to the end, if the server closed the connection)."""
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await client.send({"type": "ping", "nonce": 10})
+        await client.until(lambda m: m["type"] == "pong" and m.get("nonce") == 10)
+
+
+def _clocks_kept(before: list[float | None], after: list[float | None]) -> bool:
+    """Each clock stands where it stood (within half a second)."""
+    return all(
+        (x is None and y is None) or (x is not None and y is not None and abs(x - y) < 0.5)
+        for x, y in zip(before, after, strict=True)
+    )
+
+
+def test_the_owner_killed_the_time_without_an_owner_is_charged_to_nobody(
+    service: Service,
+) -> None:
+    """A timed table's owner B is killed (SIGKILL): the table has no owner until its lease
+    runs out and A takes it over, seconds later.  The clocks A shows (to the person on A at
+    once, to the person from B once back) are those of the last event before the kill: the
+    time nobody could move is not charged to the person whose turn it was."""
+
+    async def main() -> None:
+        a, b = service.procs["A"], service.procs["B"]
+        ana, rui = await _table_across(service, "B", clock=True)
+        table_id = ana.table_id
+        await play([ana, rui], 3)
+        last = ana.latest()
+        assert last["type"] == "event" and rui.latest()["number"] == last["number"]
+        clocks = last["clocks"]
+        assert clocks is not None and all(c is not None for c in clocks), clocks
+        b.kill9()
+        killed = time.monotonic()
+        state = await ana.now.until(
+            lambda m: m["type"] == "table_state" and m["table_id"] == table_id
+        )
+        ownerless = time.monotonic() - killed
+        assert await service.owner(table_id) == "A"
+        assert state["event"] == last["number"], (state["event"], last["number"])
+        assert _clocks_kept(clocks, state["clocks"]), (ownerless, clocks, state["clocks"])
+        back = await rui.move_to(a)
+        assert _clocks_kept(clocks, back["clocks"]), (ownerless, clocks, back["clocks"])
+        # The test means something only if charging the gap would show.
+        assert ownerless > 1.0, f"the table had no owner for {ownerless:.1f} s only"
+        await play([ana, rui], 3)
+        consistent([ana, rui], await service.stored(table_id))
 
     run(main)
 
