@@ -3,25 +3,29 @@
 The app runs in this process (its lifespan driven by the test, requests through httpx's
 ASGI transport) on an SQLite store that the test can hold or make fail.  Ready is 200
 ``{"ready": true}``; while the store cannot be reached, and from the first moment of a
-stop, it is 503 with the reason, while ``/healthz`` (liveness) stays 200.  No sleeps: the
-tests wait on the store's own events.
+stop, it is 503 with the reason, while ``/healthz`` (liveness) stays 200.  No sleeps as
+synchronisation: the tests wait on the store's own events, or poll with a deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 
+from server.outage import UnreachableStore
 from trumps.server.app import ServerSettings, create_app
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import TableState, Welcome
+from trumps.server.protocol import Error, TableState, Welcome
 from trumps.store import Fenced, SqlStore, TableWrite
 
 SECRET = "readyz-test-secret-0123456789"
@@ -65,7 +69,9 @@ def run(tmp_path: Path, body: Callable[[Starlette, HeldStore], Awaitable[None]])
 
 
 def client(app: Starlette) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
+    # An error the app does not handle is a 500 here, as a client would see it.
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    return httpx.AsyncClient(transport=transport, base_url="http://t")
 
 
 async def create_table(hub: Hub) -> Connection:
@@ -140,3 +146,61 @@ def test_not_ready_from_the_first_moment_of_a_stop(tmp_path: Path) -> None:
             assert (await http.get("/readyz")).status_code == 503
 
     run(tmp_path, body)
+
+
+async def until_ready(http: httpx.AsyncClient, want: bool, within: float = 10.0) -> httpx.Response:
+    """Poll ``/readyz`` until it says ``want`` (the failure names what it said last)."""
+    deadline = time.monotonic() + within
+    while True:
+        answer = await http.get("/readyz")
+        if answer.status_code == (200 if want else 503):
+            return answer
+        assert time.monotonic() < deadline, f"/readyz stayed {answer.status_code}: {answer.text}"
+        await asyncio.sleep(0.02)
+
+
+def test_an_idle_process_is_not_ready_while_its_store_is_away_and_ready_again_by_itself(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nobody plays, so no table commit fails: /readyz still turns 503 while the store
+    cannot be reached (the hub probes it), the HTTP API answers 503 ``unavailable`` in its
+    error shape with one log line and no traceback, and both come back by themselves."""
+
+    async def main() -> None:
+        store = UnreachableStore(f"sqlite+aiosqlite:///{tmp_path / 'idle.db'}")
+        settings = ServerSettings(db=store.url, secret=SECRET, bot_time=0.01, freeze_gc=False)
+        app = create_app(settings, store)
+        hub: Hub = app.state.server.hub
+        hub.options.probe_every = 0.02
+        async with running(app), client(app) as http:
+            await until_ready(http, True)
+            assert (await http.get("/api/games")).status_code == 200
+
+            store.down = True
+            caplog.clear()
+            answer = await until_ready(http, False)
+            assert answer.json() == {"ready": False, "reason": "the game store cannot be reached"}
+            assert (await http.get("/healthz")).status_code == 200  # alive all the same
+            with caplog.at_level(logging.WARNING):
+                caplog.clear()
+                games = await http.get("/api/games")
+                assert games.status_code == 503, games.text
+                assert games.json()["error"] == "unavailable"
+                assert set(games.json()) == {"error", "message"}
+                login = await http.post("/api/login", json={"login": "ana", "password": "x" * 12})
+                assert login.status_code == 503 and login.json()["error"] == "unavailable"
+            said = [r for r in caplog.records if "/api/games" in r.getMessage()]
+            assert len(said) == 1 and said[0].exc_info is None, caplog.text
+            assert not any(r.exc_info for r in caplog.records), caplog.text
+            conn = hub.connect()  # a new player is refused with the protocol's code
+            await hub.handle(conn, json.dumps({"type": "hello", "protocol": 1, "name": "Ana"}))
+            refused = await conn.outbox.get()
+            assert isinstance(refused, Error) and refused.code == "unavailable"
+
+            store.down = False
+            assert (await until_ready(http, True)).json() == {"ready": True}
+            assert (await http.get("/api/games")).status_code == 200
+            await hub.handle(conn, json.dumps({"type": "hello", "protocol": 1, "name": "Ana"}))
+            assert isinstance(await conn.outbox.get(), Welcome)
+
+    asyncio.run(asyncio.wait_for(main(), 60))

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
+from server.hubkit import hello, next_of, said
+from server.outage import UnreachableStore
 from trumps.games import new_game
 from trumps.server.clock import TIMEOUT_FLOOR, FischerClocks
+from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import Error, Event, GameOver, ServerMessage, TableState, TimeControl
+from trumps.server.sessions import Sessions
 from trumps.server.table import Act, Disconnect, Join, Leave, ResyncCmd, Table, TableConfig
 from trumps.server.tasks import stop_tasks, wait_event
 from trumps.server.timing import ManualTime
@@ -296,6 +301,117 @@ def test_a_default_move_is_made_even_when_the_bot_fails(monkeypatch: pytest.Monk
         await table.stop()
 
     run(main)
+
+
+def test_a_held_clock_charges_nothing_and_runs_on_from_where_it_was() -> None:
+    """While the service cannot take moves the hub holds the clocks: the seat to move is
+    charged nothing and cannot run out; released, its clock goes on with the time it had.
+    A move made while held (one queued before) gets its increment, and the next seat's
+    clock waits for the release."""
+
+    async def main() -> None:
+        time = ManualTime()
+        tc = TimeControl(base=30, increment=2)
+        table, a, b = await seated_pair(TableConfig(time_control=tc), time)
+        mover = table.game.current_player
+        assert mover is not None
+        time.advance(10)
+        table.hold_clock()
+        assert time.pending() == []  # no timer can fire while held
+        time.advance(1000)
+        await table.settled()
+        assert a.empty() and b.empty() and table.game.history == []
+        assert table.clocks()[mover] == pytest.approx(20)  # type: ignore[index]
+        table.release_clock()
+        assert time.pending() == [pytest.approx(20)]
+        time.advance(5)
+        assert table.clocks()[mover] == pytest.approx(15)  # type: ignore[index]
+        table.hold_clock()
+        time.advance(50)
+        table.submit(Act((a, b)[mover], table.game.legal_actions()[0], table.number))
+        await table.settled()
+        assert table.clocks() is not None
+        assert table.clocks()[mover] == pytest.approx(17)  # type: ignore[index]  # 15 + 2
+        other = table.game.current_player
+        assert other == 1 - mover and time.pending() == []
+        time.advance(100)
+        assert table.clocks()[other] == pytest.approx(30)  # type: ignore[index]
+        table.release_clock()
+        assert time.pending() == [pytest.approx(30)]
+        time.advance(30)
+        await table.settled()
+        assert [e.kind for e in (a, b)[mover].events()] == ["action", "timeout"]
+        await table.stop()
+
+    run(main)
+
+
+def test_the_hub_holds_the_clocks_while_its_store_cannot_be_reached(tmp_path: Path) -> None:
+    """The store goes away during a timed game: the move of the seat to move is refused
+    (``unavailable``), and however long the outage, that seat is not charged for it and
+    does not lose on time; when the store is back the clock goes on from where it stood
+    and the seat plays on."""
+
+    async def main() -> None:
+        store = UnreachableStore(f"sqlite+aiosqlite:///{tmp_path / 'clock.db'}")
+        await store.create()
+        time = ManualTime()
+        options = HubOptions(bot_time=0.01, seed=1, time=time, probe_every=0.02)
+        hub = Hub(store, Sessions(store, "timers-test-secret-0123456789"), options)
+        await hub.start()
+        try:
+            a, _ = await hello(hub, "Ana")
+            b, _ = await hello(hub, "Rui")
+            create = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"],
+                      "time_control": {"base": 60, "increment": 0}}  # fmt: skip
+            await said(hub, a, create)
+            table_id = (await next_of(a, TableState)).table_id
+            await said(hub, b, {"type": "join_table", "table_id": table_id})
+            table = hub.tables[table_id].table
+            await table.settled()
+            assert table.started
+            mover = table.game.current_player
+            assert mover is not None
+            conn = (a, b)[mover]
+            time.advance(15)
+
+            store.down = True
+            deadline = asyncio.get_running_loop().time() + 10
+            while hub.ready()[0]:  # the hub finds out by itself (its probe)
+                assert asyncio.get_running_loop().time() < deadline, "never noticed"
+                await asyncio.sleep(0.01)
+            await drain(conn)
+            move = {"type": "action", "table_id": table_id,
+                    "action": table.game.legal_actions()[0], "expected": table.number}  # fmt: skip
+            await said(hub, conn, move)
+            refused = await conn.outbox.get()
+            assert isinstance(refused, Error) and refused.code == "unavailable", refused
+            time.advance(3600)  # an hour without a store
+            await table.settled()
+            assert table.game.history == [], "the seat lost on time while it could not move"
+            assert table.clocks()[mover] == pytest.approx(45)  # type: ignore[index]
+
+            store.down = False
+            while not hub.ready()[0]:
+                assert asyncio.get_running_loop().time() < deadline, "never back"
+                await asyncio.sleep(0.01)
+            assert time.pending() == [pytest.approx(45)]
+            time.advance(5)
+            await said(hub, conn, move)
+            moved = await next_of(conn, Event)
+            assert moved.kind == "action" and moved.seat == mover and not moved.by_bot
+            assert moved.clocks is not None and moved.clocks[mover] == pytest.approx(40)
+        finally:
+            store.down = False
+            await hub.stop()
+            await store.close()
+
+    run(main)
+
+
+async def drain(conn: Connection) -> None:
+    while not conn.outbox.empty():
+        conn.outbox.get_nowait()
 
 
 # ---------------------------------------------------------------- background loops (tasks.py)

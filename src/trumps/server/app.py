@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -52,6 +53,7 @@ from trumps.server.accounts import Accounts, LoginLimits, fail
 from trumps.server.assets import Assets
 from trumps.server.auth import BadToken
 from trumps.server.catalog import catalog_endpoint
+from trumps.server.commit import UNREACHABLE, one_line, unreachable
 from trumps.server.httpsafety import SecurityHeaders
 from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
 from trumps.server.protocol import (
@@ -59,7 +61,7 @@ from trumps.server.protocol import (
     BotPace,
     json_schema,
 )
-from trumps.server.quota import FairUse
+from trumps.server.quota import FairUse, Unavailable
 from trumps.server.sessions import Sessions, client_label
 from trumps.server.sockets import SocketGate, socket_budget
 from trumps.store import SqlStore, Store, UnknownGame
@@ -256,6 +258,20 @@ class _Server:
             except Exception:  # the peer is gone: the receive loop ends it
                 return
 
+    async def unavailable(self, conn: Request, exc: Exception) -> Response:
+        """An HTTP request that found the store (or Redis) unreachable: 503 ``unavailable``
+        in the API's error shape, one line in the log — not a 500 with a traceback.  Any
+        other error (or one on a WebSocket) goes on to the usual 500."""
+        if conn.scope["type"] != "http" or not unreachable(exc):
+            raise exc
+        what = "Redis" if isinstance(exc, Unavailable) else "the game store"
+        log.warning(
+            "%s %s: %s cannot be reached: %s", conn.method, conn.url.path, what, one_line(exc)
+        )
+        if not isinstance(exc, Unavailable):
+            self.hub.store_failed(exc)  # not ready until a probe reaches it again
+        return fail(503, "unavailable", f"{what} cannot be reached just now; try again shortly")
+
     # -- identity ----------------------------------------------------------------------------
     async def _bearer(self, request: Request) -> int | None:
         session = await self.accounts.bearer(request)
@@ -418,6 +434,8 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             *static,
         ],
         lifespan=server.lifespan,
+        # The store (or Redis) unreachable: 503 `unavailable`, not 500 (`_Server.unavailable`).
+        exception_handlers=dict.fromkeys((*UNREACHABLE, DBAPIError), server.unavailable),
         # Text, JSON and SVG compressed (fonts and images already are: left alone).
         middleware=[
             Middleware(SecurityHeaders),

@@ -4,6 +4,9 @@ A clock runs while its seat is to move (``start``); ``stop`` charges the time us
 move, adds the increment.  Once a seat's clock has run out (``on_timeout: move``) the seat
 gets at least ``TIMEOUT_FLOOR`` seconds for each later move.  The time comes from an injected
 ``now()``, so the arithmetic is tested without waiting; the table sets the timer for zero.
+
+The clocks can be paused (``pause``/``resume``): while the service cannot take a move (its
+store or Redis unreachable), the seat to move is not charged for the time it could not use.
 """
 
 from __future__ import annotations
@@ -30,6 +33,34 @@ class FischerClocks:
         self.timed_out = [False] * len(timed)  # ran out once: TIMEOUT_FLOOR per move since
         self.running: int | None = None  # the seat whose clock runs
         self._since = 0.0
+        self._paused_at: float | None = None  # paused since then: no time is charged
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def _used(self) -> float:
+        """Seconds the running clock has been charged since it started (or resumed)."""
+        end = self._paused_at if self._paused_at is not None else self.now()
+        return max(0.0, end - self._since)
+
+    def pause(self) -> None:
+        """Charge no time from now on (the running clock keeps its seat) until ``resume``."""
+        if self._paused_at is None:
+            self._paused_at = self.now()
+
+    def resume(self) -> None:
+        """Charge time again; the pause is not charged to anyone."""
+        if self._paused_at is not None:
+            self._since += self.now() - self._paused_at
+            self._paused_at = None
+
+    def remaining(self) -> float | None:
+        """Seconds left on the running clock now (None when no clock runs)."""
+        if self.running is None or self.time_control is None:
+            return None
+        left = self.left[self.running]
+        return None if left is None else max(0.0, left - self._used())
 
     def snapshot(self) -> list[float | None] | None:
         """Seconds left per seat now (rounded to ms), or None for an untimed table."""
@@ -38,15 +69,18 @@ class FischerClocks:
         out: list[float | None] = []
         for s, left in enumerate(self.left):
             if left is not None and s == self.running:
-                left = max(0.0, left - (self.now() - self._since))
+                left = max(0.0, left - self._used())
             out.append(None if left is None else round(left, 3))
         return out
 
     def start(self, seat: int) -> float:
-        """Run ``seat``'s clock (which must exist) from now; returns the seconds it has."""
+        """Run ``seat``'s clock (which must exist) from now — from the end of the pause, if
+        paused; returns the seconds it has."""
         left = self.left[seat]
         assert left is not None, f"seat {seat} has no clock"
         self.running, self._since = seat, self.now()
+        if self._paused_at is not None:
+            self._paused_at = self._since
         return left
 
     def stop(self, *, moved: bool) -> int | None:
@@ -57,7 +91,7 @@ class FischerClocks:
             return None
         left = self.left[s]
         assert left is not None
-        left = max(0.0, left - (self.now() - self._since))
+        left = max(0.0, left - self._used())
         if moved:
             left += tc.increment
             if self.timed_out[s]:

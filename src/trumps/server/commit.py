@@ -17,17 +17,56 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Final
+
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from trumps.errors import TrumpsError
 from trumps.store import Fenced, Store, TableWrite
 
-__all__ = ["CommitClosed", "GroupCommit"]
+__all__ = ["UNREACHABLE", "CommitClosed", "GroupCommit", "one_line", "unreachable"]
 
 log = logging.getLogger("trumps.server.commit")
 
 RETRY_FIRST: Final = 0.05  # seconds before the first retry of a failed transaction …
 RETRY_MAX: Final = 2.0  # … doubling up to this
+
+
+def _driver_errors() -> tuple[type[BaseException], ...]:
+    try:
+        from asyncpg.exceptions import InterfaceError as PgInterfaceError
+        from asyncpg.exceptions import PostgresConnectionError
+    except ImportError:  # SQLite only
+        return ()
+    return (PostgresConnectionError, PgInterfaceError)
+
+
+# What a store that cannot be reached raises: the socket's own errors (refused, reset, timed
+# out: ``OSError``, ``TimeoutError``), SQLAlchemy's wrapping of the driver's connection
+# errors, its pool's timeout, and asyncpg's connection errors when they come through bare.
+UNREACHABLE: Final[tuple[type[BaseException], ...]] = (
+    OSError,
+    TimeoutError,
+    OperationalError,
+    InterfaceError,
+    PoolTimeout,
+    *_driver_errors(),
+)
+
+
+# Errors of files, not of sockets: an ``OSError`` of these is no news about the store.
+_FILES: Final = (FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError)
+
+
+def unreachable(e: BaseException) -> bool:
+    """Whether ``e`` says the store cannot be reached (not that a request was wrong)."""
+    if isinstance(e, _FILES):
+        return False
+    if isinstance(e, UNREACHABLE):
+        return True
+    return isinstance(e, DBAPIError) and bool(e.connection_invalidated)
 
 
 class CommitClosed(RuntimeError):
@@ -44,6 +83,7 @@ class GroupCommit:
         self.store = store
         self.window = window
         self.available = True  # the last transaction succeeded
+        self.on_change: Callable[[], None] | None = None  # told when ``available`` changes
         self.transactions = 0  # committed so far (for stats)
         self.writes = 0
         self._pending: list[_Item] = []
@@ -97,20 +137,25 @@ class GroupCommit:
                     self._fail(batch, CommitClosed(f"the store failed while stopping: {e}"))
                     return
                 if self.available:
-                    log.error("the store failed (%s); retrying until it is back", e)
-                self.available = False
+                    log.error("the store failed (%s); retrying until it is back", one_line(e))
+                    self._set_available(False)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
                 continue
             if not self.available:
                 log.warning("the store is back")
-            self.available = True
+                self._set_available(True)
             self.transactions += 1
             self.writes += len(batch)
             for (_, future), result in zip(batch, results, strict=True):
                 if not future.done():
                     future.set_result(result)
             return
+
+    def _set_available(self, available: bool) -> None:
+        self.available = available
+        if self.on_change is not None:
+            self.on_change()
 
     @staticmethod
     def _fail(batch: list[_Item], error: BaseException) -> None:
@@ -138,3 +183,9 @@ class GroupCommit:
                     await task
         self._fail(self._pending, CommitClosed("the server stopped before this was stored"))
         self._pending = []
+
+
+def one_line(e: BaseException) -> str:
+    """``e`` in one line (a driver's message may run over several)."""
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}"[:300]

@@ -10,7 +10,11 @@ table (its events, chat, seats, the finished record) is stored through the group
 transaction) before anyone is told of it.  On start it resumes every table from the store,
 started or still waiting for players, so a restart (even after ``kill -9``) loses nothing
 anyone has seen.  While the store cannot be reached, requests that need it are refused with
-``unavailable`` and the tables wait, showing their last durable state.
+``unavailable`` and the tables wait, showing their last durable state, their clocks held
+(nobody is charged for time in which no move could be made).  Whether the store answers is
+known from the group commit and from a cheap probe every ``PROBE_EVERY`` seconds, so an idle
+process too stops being ready (``ready``) while its store is away, and is ready again by
+itself when it is back.
 
 No sockets here either: a connection is an outbox queue drained by the transport
 (``trumps.server.app``), which makes the hub testable without a network.
@@ -39,7 +43,7 @@ from trumps.server.auth import BadToken
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
 from trumps.server.cluster import LEASE, Cluster
-from trumps.server.commit import GroupCommit
+from trumps.server.commit import GroupCommit, one_line, unreachable
 from trumps.server.connection import Connection
 from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby, QuickMatches
 from trumps.server.protocol import (
@@ -76,7 +80,7 @@ from trumps.server.table import (
     Table,
 )
 from trumps.server.tablemaking import Peer, TableRequests
-from trumps.server.tasks import Background
+from trumps.server.tasks import Background, stop_tasks
 from trumps.server.timing import TimeSource
 from trumps.store import Fenced, RunningTable, Store
 
@@ -85,6 +89,8 @@ __all__ = ["GUESTS_PER_ADDRESS", "GUEST_WINDOW", "Connection", "Hub", "HubOption
 log = logging.getLogger(__name__)
 
 FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
+PROBE_EVERY: Final = 1.0  # seconds between two probes of the store (and checks of Redis)
+PROBE_TIMEOUT: Final = 3.0  # seconds a probe may take before the store counts as away
 # New guest identities (hellos without a resume token) one address may make a window: each
 # reserves a player id in the database.  Far above a household's tabs or a classroom.
 GUESTS_PER_ADDRESS: Final = 60
@@ -120,6 +126,7 @@ class HubOptions:
     node_id: str | None = None  # this process's name in the service (default: made up)
     redis_prefix: str = "trumps:"  # of its keys and channels: services may share a Redis
     time: TimeSource | None = None  # the tables' timers (None: the loop's; tests: ManualTime)
+    probe_every: float = PROBE_EVERY  # seconds between two probes of the store
 
 
 class Hub(TableRequests):
@@ -137,6 +144,10 @@ class Hub(TableRequests):
         self._seeds = itertools.count(0)
         self.runner = BotRunner(self.options.bot_workers)
         self.committer = GroupCommit(store, self.options.commit_window)
+        self.committer.on_change = self._availability
+        self._store_answers = True  # the last probe (or request) reached the store
+        self._held = False  # the tables' clocks are held: no move can be taken now
+        self._probe: asyncio.Task[None] | None = None
         self._background = Background()
         self.stopping = False
         self._by_id: dict[int, Connection] = {}
@@ -161,6 +172,7 @@ class Hub(TableRequests):
         """Start the bot workers and take the tables kept in the store: all of them when this
         process is the whole service, else those whose owner's lease ran out."""
         await self.runner.start()
+        self._probe = asyncio.create_task(self._watch_store(), name="store-probe")
         if self.cluster is not None:
             await self.cluster.start()
             return
@@ -202,6 +214,8 @@ class Hub(TableRequests):
         )
         if address:  # it counts against its creator's address again (after a restart)
             self._spawn(self.counters.hold(f"tables:{address}", table.table_id))
+        if self._held:
+            table.hold_clock()
         table.launch()
         self.lobby.table_changed(self.tables[table.table_id])
         log.info("resumed table %s at ply %d", table.table_id, len(game.history))
@@ -219,6 +233,8 @@ class Hub(TableRequests):
     async def stop(self) -> None:
         """Stop every table after storing what they are doing (the rows stay for a restart)."""
         self.stopping = True
+        if self._probe is not None:
+            await stop_tasks([self._probe])
         for conn in list(self.connections):
             conn.close()
         self.committer.stopping()  # a store that fails now is not waited for
@@ -236,11 +252,72 @@ class Hub(TableRequests):
         """Whether this process should get new players (readiness): (ready, why not)."""
         if self.stopping:
             return False, "stopping"
-        if not self.committer.available:
+        if not self.store_available:
             return False, "the game store cannot be reached"
         if self.cluster is not None and not self.cluster.available:
             return False, "Redis cannot be reached"
         return True, "ready"
+
+    # -- whether the store and Redis can be reached --------------------------------------------
+    @property
+    def store_available(self) -> bool:
+        """The store answered the last probe and took the last transaction."""
+        return self._store_answers and self.committer.available
+
+    @property
+    def down(self) -> bool:
+        """No move can be taken now: the store or (for a service) Redis is unreachable."""
+        return not self.store_available or (self.cluster is not None and not self.cluster.available)
+
+    def _availability(self) -> None:
+        """Hold every table's clock when the service goes down, release them when it is
+        back: nobody is charged for time in which their move would have been refused."""
+        down = self.down
+        if down == self._held:
+            return
+        self._held = down
+        for live in self.tables.values():
+            if down:
+                live.table.hold_clock()
+            else:
+                live.table.release_clock()
+        if down:
+            log.warning("moves cannot be taken now (%s): the clocks are held", self.ready()[1])
+        else:
+            log.warning("moves can be taken again: the clocks run again")
+
+    def store_failed(self, e: BaseException) -> None:
+        """A request found the store unreachable: so it is until a probe reaches it."""
+        if unreachable(e) and self._store_answers:
+            self._store_answers = False
+            self._availability()
+
+    async def probe_store(self) -> bool:
+        """Ask the store something cheap (a one-row read), within ``PROBE_TIMEOUT``; note
+        whether it answered (``store_available``, ``ready``) and return it."""
+        try:
+            async with asyncio.timeout(PROBE_TIMEOUT):
+                await self.store.table_owner("")
+            answered = True
+        except Exception as e:
+            if self._store_answers:
+                log.warning("the game store cannot be reached: %s", one_line(e))
+            answered = False
+        if answered and not self._store_answers:
+            log.warning("the game store answers again")
+        self._store_answers = answered
+        self._availability()
+        return answered
+
+    async def _watch_store(self) -> None:
+        """Probe the store every ``probe_every`` seconds, and follow Redis (the bus says
+        whether it is connected): readiness and the held clocks follow both."""
+        while True:
+            await self.probe_store()
+            if self._held:  # tables made meanwhile (on another's request) are held too
+                for live in self.tables.values():
+                    live.table.hold_clock()
+            await asyncio.sleep(self.options.probe_every)
 
     # -- connections ------------------------------------------------------------------------
     def connect(self, address: str | None = None) -> Connection:
@@ -303,16 +380,15 @@ class Hub(TableRequests):
             self._error(conn, e.code, e.message)
             return
         table_id = getattr(msg, "table_id", None)
-        down = not self.committer.available or (
-            self.cluster is not None and not self.cluster.available
-        )
-        if down and not isinstance(msg, _WITHOUT_STORE):
+        self._availability()  # (Redis may have gone or come back since the last probe)
+        if self.down and not isinstance(msg, _WITHOUT_STORE):
             self._unavailable(conn, table_id)
             return
         try:
             await self._dispatch(conn, msg)
-        except _STORE_DOWN:
-            log.warning("request %r: the store is unreachable", type(msg).__name__)
+        except _STORE_DOWN as e:
+            log.warning("request %r: the store is unreachable: %s", type(msg).__name__, one_line(e))
+            self.store_failed(e)
             self._unavailable(conn, table_id)
         except TimeoutError:  # a table between owners for too long
             self._unavailable(conn, table_id)

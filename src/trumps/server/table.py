@@ -428,6 +428,8 @@ class Table(Persisted):
     def _timeout(self, c: Timeout) -> None:
         if c.expected != self.number or self.clock.running != c.seat or self.over:
             return
+        if self.clock.paused:  # it fell due as the clocks were held: set again on release
+            return
         self._charge_clock(moved=False)
         if self.config.on_timeout == "forfeit":
             self.game.resign(c.seat, "timeout")

@@ -198,7 +198,8 @@ class TableBase:
             self._cancel_timer("clock")
 
     def _arm_clock(self) -> None:
-        """Run the clock of the person to move, if any; a timer fires at zero."""
+        """Run the clock of the person to move, if any; a timer fires at zero (none while
+        the clocks are held: ``release_clock`` sets it)."""
         if self.clock.running is not None:
             self._charge_clock(moved=False)
         s = self.game.current_player
@@ -211,4 +212,23 @@ class TableBase:
             or self._bot_plays(s)
         ):
             return
-        self._set_timer("clock", self.clock.start(s), Timeout(s, self.number))
+        left = self.clock.start(s)
+        if not self.clock.paused:
+            self._set_timer("clock", left, Timeout(s, self.number))
+
+    # These two are called by the server from outside the table's task: they are synchronous
+    # (nothing else runs meanwhile) and touch only the clocks and the clock's timer.
+    def hold_clock(self) -> None:
+        """The service cannot take moves now (its store or Redis is unreachable): the
+        running clock stops charging time and cannot run out until ``release_clock``."""
+        self.clock.pause()
+        self._cancel_timer("clock")
+
+    def release_clock(self) -> None:
+        """Moves can be taken again: the running clock goes on from where it was held."""
+        if not self.clock.paused:
+            return
+        self.clock.resume()
+        left = self.clock.remaining()
+        if left is not None and self.clock.running is not None:
+            self._set_timer("clock", left, Timeout(self.clock.running, self.number))
