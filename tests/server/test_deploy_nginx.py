@@ -4,14 +4,19 @@ The file itself is run, with only its ports changed: nginx as a plain process of
 (no root needed: a free port, and its pid, logs and temporary files in the test's folder)
 proxies two ``trumps serve`` processes.  Through it: the WebSocket upgrade, a move played
 at a table, ``/healthz`` and ``/readyz`` from both processes in turn, and, once one process
-is stopped, every request still answered by the other.
+is stopped, every request still answered by the other.  Then the same file in front of
+one service (two ``--redis`` processes on one PostgreSQL): two players land on different
+processes through nginx, the owner of their table is stopped, and the player who was on it
+reconnects through nginx with the resume token, has the seat again, and the game goes on.
 
-Without nginx the test is skipped (``apt-get install nginx``); CI installs it and sets
-``TRUMPS_REQUIRE_NGINX=1``, which makes a missing nginx a failure instead.
+Without nginx the tests are skipped (``apt-get install nginx``); CI installs it and sets
+``TRUMPS_REQUIRE_NGINX=1``, which makes a missing nginx a failure instead (the service test
+also needs PostgreSQL and ``redis-server``: ``TRUMPS_REQUIRE_POSTGRES``/``_REDIS`` likewise).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -24,7 +29,21 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.e2e import TIMEOUT, Client, ServerProc, free_port, run
+from server.e2e import (
+    TIMEOUT,
+    Client,
+    Msg,
+    RedisProc,
+    ServerProc,
+    connected,
+    free_port,
+    postgres_database,
+    run,
+)
+from server.redis_env import need_redis_server
+from server.test_e2e_cluster import Seat, consistent, play
+from store.postgres import need_postgres
+from trumps.store import SqlStore
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "deploy" / "nginx.conf"
@@ -183,3 +202,116 @@ def test_the_example_nginx_configuration(tmp_path: Path) -> None:
     finally:
         for server in servers:
             server.stop()
+
+
+def _connections(servers: dict[str, ServerProc]) -> dict[str, int]:
+    """How many sockets each process holds (asked of each directly, not through nginx)."""
+    return {node: s.get("/healthz").json()["connections"] for node, s in servers.items()}
+
+
+async def _through(ws_url: str, name: str, servers: dict[str, ServerProc]) -> tuple[Seat, str]:
+    """``name`` connected through nginx, and the process nginx chose."""
+    before = await asyncio.to_thread(_connections, servers)
+    seat = Seat(await connected(ws_url, name), name)
+    after = await asyncio.to_thread(_connections, servers)
+    [node] = [n for n in servers if after[n] > before[n]]
+    return seat, node
+
+
+def test_the_example_nginx_configuration_in_front_of_one_service(tmp_path: Path) -> None:
+    """nginx (the example file) in front of two ``--redis`` processes on one PostgreSQL:
+    Ana and Rui land on different processes and play one table; the owner (Ana's process)
+    is stopped (SIGTERM), so nginx sends Ana's new socket to the other one, where her
+    resume token seats her again at the table it took over, and the game goes on."""
+    binary = need_nginx()
+    need_postgres()
+    need_redis_server()
+    redis = RedisProc(tmp_path).start()
+    prefix = tmp_path / "nginx"
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (prefix / kind).mkdir(parents=True)
+    try:
+        with postgres_database() as db:
+            servers = {
+                node: ServerProc(
+                    db, tmp_path, seed=None, extra=("--redis", redis.url, "--node-id", node)
+                )
+                for node in ("A", "B")
+            }
+            try:
+                for server in servers.values():
+                    server.start()
+                ports = [s.port for s in servers.values()]
+                with nginx(binary, ports, prefix) as url:
+                    ws_url = url.replace("http://", "ws://") + "/ws"
+                    run(lambda: _play_through_a_stop(ws_url, db, servers))
+            finally:
+                for server in servers.values():
+                    server.stop()
+    finally:
+        redis.stop()
+
+
+async def _play_through_a_stop(ws_url: str, db: str, servers: dict[str, ServerProc]) -> None:
+    ana, ana_node = await _through(ws_url, "Ana", servers)
+    rui, rui_node = await _through(ws_url, "Rui", servers)
+    for _ in range(4):  # nginx takes turns: at most a few sockets to reach the other one
+        if rui_node != ana_node:
+            break
+        rui, rui_node = await _through(ws_url, "Rui", servers)
+    assert rui_node != ana_node, "nginx sent every socket to one process"
+    await ana.now.send({"type": "create_table", "game": "kozyri", "rules": {"max_plies": 60},
+                        "seats": ["human", "human"], "grace": 600})  # fmt: skip
+    made = await ana.now.expect("table_state")
+    ana.table_id = rui.table_id = made["table_id"]
+    await rui.now.send({"type": "join_table", "table_id": rui.table_id})
+    for seat in (ana, rui):
+        await seat.now.until(lambda m: m["type"] == "event" and m["kind"] == "start")
+    await play([ana, rui], 4)
+    store = SqlStore(db)
+    try:
+        assert (await store.table_owner(ana.table_id))[1] == ana_node
+        await asyncio.to_thread(servers[ana_node].stop)  # SIGTERM: it hands the table over
+        assert (await store.table_owner(ana.table_id))[1] == rui_node
+    finally:
+        await store.close()
+    # Ana's socket closed with her process; she comes back through nginx with her token.
+    again, node = await _through_with_token(ws_url, ana, servers[rui_node])
+    assert node == rui_node
+    assert again["seat"] == _seat_of(made) and again["table_id"] == ana.table_id
+    await rui.now.until(lambda m: m["type"] == "event" and m["kind"] == "return")
+    await play([ana, rui], 200)
+    if not ana.over():
+        await ana.now.until(lambda m: m["type"] == "game_over")
+    store = SqlStore(db)
+    try:
+        running = [t for t in await store.running_tables() if t.table_id == ana.table_id]
+        if running:
+            record = running[0].record
+        else:
+            [summary] = [g for g in await store.finished_games() if g.table_id == ana.table_id]
+            record = await store.get_game(summary.id)
+    finally:
+        await store.close()
+    assert record["outcome"] is not None
+    consistent([ana, rui], record)
+
+
+def _seat_of(state: Msg) -> int:
+    seat = state["seat"]
+    assert isinstance(seat, int), state
+    return seat
+
+
+async def _through_with_token(ws_url: str, seat: Seat, left: ServerProc) -> tuple[Msg, str]:
+    """``seat``'s person reconnects through nginx with the resume token: the snapshot of
+    its table, and the process (the one ``left``) that sent it."""
+    before = await asyncio.to_thread(left.get, "/healthz")
+    client = await connected(ws_url, seat.name, seat.now.token)
+    seat.clients.append(client)
+    state = await client.until(
+        lambda m: m["type"] == "table_state" and m["table_id"] == seat.table_id
+    )
+    after = await asyncio.to_thread(left.get, "/healthz")
+    assert after.json()["connections"] > before.json()["connections"], "not on the process left"
+    return state, after.json()["node"]
