@@ -189,8 +189,8 @@ def test_running_tables_update_list_and_finish(db: Db) -> None:
         while not game.is_over:
             game.play(game.legal_actions()[0])
         assert await store.save_game(record_of(game), "t1", [alice, None, None]) == first
-        await store.discard_running("t2")
-        await store.discard_running("no such table")
+        assert await store.discard_running("t2", 0, None)  # written with no owner
+        assert not await store.discard_running("no such table", 0, None)
         assert await store.running_tables() == []
         [summary] = await store.finished_games(player=alice)
         assert summary.id == first and summary.table_id == "t1"
@@ -725,6 +725,36 @@ def test_leases_give_each_running_table_one_owner_at_a_time(db: Db) -> None:
         everything = await store.claim_tables("D", 5, everything=True)
         assert sorted(t.table_id for t in everything) == ["bots", "t"]
         assert {t.table_id: t.fence for t in everything} == {"t": 3, "bots": 2}
+
+    db.on_store(body)
+
+
+def test_deleting_a_given_up_table_is_fenced_like_any_write(db: Db) -> None:
+    """Deleting the running row of a table given up (never started, or left to bots) is a
+    write of the table: it needs the row's fencing number and owner, so a former owner that
+    stalled past its lease deletes nothing of a table another process took over; and a
+    finished game is never deleted."""
+
+    async def body(store: SqlStore) -> None:
+        game = trumps.new_game("kozyri", seed=5)
+        await store.commit_tables([TableWrite("t", record_of(game), fence=1, owner="A", lease=60)])
+        assert not await store.discard_running("t", 1, "B")  # not its owner
+        assert not await store.discard_running("t", 0, "A")  # a stale fence
+        assert await store.renew_leases("A", 0) == {"t"}  # A stalls: its lease runs out …
+        [taken] = await store.claim_tables("C", 5)  # … and C takes the table over
+        assert (taken.table_id, taken.fence) == ("t", 2)
+        assert not await store.discard_running("t", 1, "A")  # A wakes up: nothing deleted
+        [kept] = await store.running_tables()
+        assert (kept.table_id, kept.fence) == ("t", 2)
+        assert await store.table_owner("t") == (True, "C")
+        assert await store.discard_running("t", 2, "C")  # the owner's delete is stored
+        assert await store.running_tables() == []
+        assert not await store.discard_running("t", 2, "C")  # nothing left to delete
+        done = _finished("kozyri", 2, 3)
+        [gid] = await store.commit_tables([TableWrite("f", record_of(done), fence=0, owner="C")])
+        assert isinstance(gid, int)
+        assert not await store.discard_running("f", 0, "C")  # a finished game stays
+        assert replay(await store.get_game(gid)).outcome == done.outcome
 
     db.on_store(body)
 

@@ -30,7 +30,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -561,27 +561,32 @@ class Hub(TableRequests):
         self.lobby.table_changed(live)
         if not table.started and not any(table.owners()) and table.levels.count(None):
             self._drop(table.table_id)  # everyone left before the start
-            self._forget(table.table_id)
+            self._forget(table)
 
     def table_expired(self, table: Table) -> None:
         """``table`` gave itself up unfinished (bots nobody watched, or a game that never
-        started): everyone at it and its creator are told, and it is gone, row and all."""
+        started): it is gone, row and all, and once its row is deleted everyone at it and its
+        creator are told (nobody, if another process owns it now)."""
         live = self.tables.get(table.table_id)
         if live is None or table.expired is None:
             return
         msg = TableClosed(table_id=table.table_id, reason=table.expired)  # type: ignore[arg-type]
-        for sub in table.subscribers():
-            sub.put_nowait(msg)
-        if live.creator is not None:
-            if self.cluster is not None:
-                self.cluster.offer({live.creator}, msg)  # on whichever process it is
-            else:
-                for conn in self.connections:
-                    if conn.player == live.creator and conn not in table.subscribers():
-                        conn.put_nowait(msg)
+        subscribers, creator = table.subscribers(), live.creator
+
+        def tell() -> None:
+            for sub in subscribers:
+                sub.put_nowait(msg)
+            if creator is not None:
+                if self.cluster is not None:
+                    self.cluster.offer({creator}, msg)  # on whichever process it is
+                else:
+                    for conn in self.connections:
+                        if conn.player == creator and conn not in subscribers:
+                            conn.put_nowait(msg)
+
         log.info("table %s given up: %s", table.table_id, table.expired)
         self._drop(table.table_id)
-        self._forget(table.table_id)
+        self._forget(table, tell)
 
     async def table_write(self, table: Table) -> int:
         """Store what changed at ``table`` with the other tables' writes (group commit)."""
@@ -611,14 +616,27 @@ class Hub(TableRequests):
                 )
         return result
 
-    def _forget(self, table_id: str) -> None:
-        """Delete the stored row of a table given up before it started (in the background)."""
+    def _forget(self, table: Table, then: Callable[[], None] | None = None) -> None:
+        """Delete the stored row of a table given up unfinished (in the background), fenced
+        like its writes, then call ``then``: never if another process owns it now."""
+        table_id, fence = table.table_id, table.fence
 
         async def forget() -> None:
-            try:
-                await self.store.discard_running(table_id)
-            except Exception as e:  # it resumes after a restart and is given up again
-                log.warning("table %s: could not forget it: %s", table_id, e)
+            delay = 0.05  # retried while the store is away, as the group commit is
+            while True:
+                try:
+                    deleted = await self.store.discard_running(table_id, fence, self.node)
+                    break
+                except _STORE_DOWN as e:
+                    if self.stopping:  # it resumes after a restart and is given up again
+                        log.warning("table %s: could not forget it: %s", table_id, e)
+                        return
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 2.0)
+            if not deleted:
+                log.info("table %s: not forgotten here: another process owns it", table_id)
+            elif then is not None:
+                then()
 
         self._spawn(forget())
 

@@ -2,8 +2,9 @@
 
 ``Lobby`` keeps each table's summary row (rebuilt when the table changes) and pushes the
 list to the connections watching it, debounced: many changes in ``LOBBY_DEBOUNCE`` seconds
-make one push.  ``QuickMatches`` pairs people asking for the same game and rules, however
-they spelled the rules (a preset name or the options it stands for).
+make one push.  A table is listed only once its first write is stored (``stored``).
+``QuickMatches`` pairs people asking for the same game and rules, however they spelled the
+rules (a preset name or the options it stands for).
 """
 
 from __future__ import annotations
@@ -68,12 +69,12 @@ class Lobby:
         )
 
     def summaries(self, game: str | None = None) -> list[TableSummary]:
-        """The public, unfinished tables (of ``game``), each row cached until it changes;
-        then those of the other processes."""
+        """The public, unfinished tables (of ``game``) that are stored, each row cached until
+        it changes; then those of the other processes."""
         out = []
         for live in self.tables.values():
             table = live.table
-            if table.config.private or table.over:
+            if table.config.private or table.over or not stored(live):
                 continue
             if game is None or table.game.game_id == game:
                 if live.summary is None:
@@ -91,7 +92,7 @@ class Lobby:
 
     def table_changed(self, live: LiveTable) -> None:
         """``live``'s table changed: push the list if its row did."""
-        if live.table.config.private:
+        if live.table.config.private or not stored(live):
             return
         summary = self.summary(live)
         if summary != live.summary:
@@ -131,6 +132,12 @@ class Lobby:
     def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
+
+
+def stored(live: LiveTable) -> bool:
+    """Whether ``live``'s table has its row in the store.  Until its first write is stored
+    it is listed nowhere: a crash then would lose a table that players had seen."""
+    return live.table.game_row is not None
 
 
 def rules_key(game: str, rules: object) -> str:

@@ -357,8 +357,11 @@ class Store(ABC):
         """How many running tables ``player`` made or holds a seat at."""
 
     @abstractmethod
-    async def discard_running(self, table_id: str) -> None:
-        """Forget the running row of ``table_id`` (an abandoned table); no-op if none."""
+    async def discard_running(self, table_id: str, fence: int, owner: str | None) -> bool:
+        """Delete the running row of ``table_id`` (a table given up unfinished), fenced like
+        every write of a table: only if its fencing number is ``fence`` and its owner
+        ``owner`` (None: no owner).  Whether a row was deleted (False: another process owns
+        the table now, or it is gone or finished)."""
 
     @abstractmethod
     async def running_tables(self) -> list[RunningTable]:

@@ -420,11 +420,20 @@ class SqlStore(Leases, SessionRows, Store):
                 await conn.execute(self._insert_new(table_chat), chat_rows)
         return results
 
-    async def discard_running(self, table_id: str) -> None:
+    async def discard_running(self, table_id: str, fence: int, owner: str | None) -> bool:
+        # Fenced like every write of a table: a former owner that stalled past its lease
+        # (its fence and owner no longer the row's) deletes nothing.
+        owned = games.c.owner.is_(None) if owner is None else games.c.owner == owner
         async with self._engine.begin() as conn:
-            await conn.execute(
-                delete(games).where(games.c.status == RUNNING, games.c.table_id == table_id)
+            result = await conn.execute(
+                delete(games).where(
+                    games.c.status == RUNNING,
+                    games.c.table_id == table_id,
+                    games.c.fence == fence,
+                    owned,
+                )
             )
+            return bool(result.rowcount)
 
     async def running_tables(self) -> list[RunningTable]:
         return await self._running(None)
