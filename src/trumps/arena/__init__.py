@@ -1,7 +1,8 @@
 """The arena: many seeded games between chosen bots, in parallel, with statistics.
 
 ``make_matchup`` checks the settings, ``plan_games`` lays out the deals and seat
-rotations, ``run_games`` plays them through an executor (``make_executor``), and
+rotations (``with_reference``: the same games with a reference bot in the first bot's
+place), ``run_games`` plays them through an executor (``make_executor``), and
 ``build_results`` turns the rows into the results document (``trumps.arena.report``).
 """
 
@@ -29,6 +30,7 @@ from trumps.arena.run import (
     plan_games,
     play_batch,
     run_games,
+    with_reference,
 )
 from trumps.arena.stats import wilson
 
@@ -54,6 +56,7 @@ __all__ = [
     "print_table",
     "run_games",
     "wilson",
+    "with_reference",
     "write_csv",
     "write_json",
     "write_plot",

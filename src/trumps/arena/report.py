@@ -5,15 +5,28 @@
     {"format": "trumps-arena/1",
      "settings": {"game", "players", "rules", "bots", "levels", "scheme", "games",
                   "deals", "rotations", "complete", "seed", "time_limit", "executor",
-                  "jobs", "versions"},
+                  "jobs", "versions", "measurement_only": {NAME: NOTE}},
      "bots": {NAME: {"games", "wins", "draws", "losses", "ci95": [lo, hi],
                      "win_rate", "decided", "decided_win_rate", "decided_ci95",
                      "score", "fair_share", "vs_fair_share", "seat_games", "moves",
                      "seconds_per_move": {"mean", "max"},
-                     "openskill": {"mu", "sigma", "ordinal"}, "level"}},
+                     "openskill": {"mu", "sigma", "ordinal"}, "level",
+                     "sees_every_card"}},
      "elo": {"bot", "over", "score", "diff", "ci95"} | null,
+     "paired": {"unit": "deal", "deals", "games",
+                "above_fair": {NAME: INTERVAL},
+                "differences": [{"bot", "vs", **INTERVAL}, ...],
+                "reference": {"bot", "reference", "reference_level", "deals",
+                              **INTERVAL} | null},
+     "reference": {"level", "bot", "bots": {NAME: {…as "bots"…}},
+                   "games": [ROW, ...]} | null,
      "run": {"seconds", "games_per_second", "batch_size", "tasks"},
      "games": [ROW, ...]}
+
+An INTERVAL is ``{"n", "mean", "sd", "se", "ci95": [lo, hi]}`` over complete deals (in
+score points: a win 1, a draw ½); ``trumps.arena.stats`` defines the paired statistics.
+A bot with ``sees_every_card`` is the oracle: it was given every hidden card
+(measurement only), so its numbers are a ceiling, not a level's strength.
 
 Each ROW is ``trumps.arena.run.play_game``'s: ``game``, ``deal``, ``rotation``, ``seed``,
 ``seats`` (bot per seat), ``outcome``, ``actions``, ``results`` (bot → win/draw/loss),
@@ -36,10 +49,25 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from trumps.arena.run import Plan, RunInfo
-from trumps.arena.stats import bot_stats, elo_estimate, openskill_ratings
+from trumps.arena.run import Matchup, Plan, RunInfo
+from trumps.arena.stats import (
+    bot_stats,
+    elo_estimate,
+    openskill_ratings,
+    paired_stats,
+    reference_stats,
+    seat_scores,
+)
 
-__all__ = ["FORMAT", "build_results", "print_table", "write_csv", "write_json", "write_plot"]
+__all__ = [
+    "FORMAT",
+    "build_results",
+    "print_paired",
+    "print_table",
+    "write_csv",
+    "write_json",
+    "write_plot",
+]
 
 FORMAT = "trumps-arena/1"
 
@@ -69,10 +97,32 @@ def build_results(
     executor: str,
     jobs: int,
     info: RunInfo | None = None,
+    *,
+    reference: tuple[Matchup, Sequence[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    """The results document of a run (see the module docstring)."""
+    """The results document of a run (see the module docstring); ``reference`` is the
+    reference matchup (``trumps.arena.run.with_reference``) and its rows of the same
+    games, when one was played."""
     m = plan.matchup
     stats = bot_stats(m, rows)
+    marked = m.measurement_only
+    for name, s in stats.items():
+        s["sees_every_card"] = name in marked
+    paired = paired_stats(m, rows)
+    paired["reference"] = None
+    ref_doc: dict[str, Any] | None = None
+    if reference is not None:
+        ref_m, ref_rows = reference
+        paired["reference"] = reference_stats(m, rows, ref_m, ref_rows)
+        ref_stats = bot_stats(ref_m, ref_rows)
+        for name, s in ref_stats.items():
+            s["sees_every_card"] = name in ref_m.measurement_only
+        ref_doc = {
+            "level": ref_m.levels[0],
+            "bot": ref_m.bots[0],
+            "bots": ref_stats,
+            "games": list(ref_rows),
+        }
     ratings = openskill_ratings(m, rows)
     elo = elo_estimate(m, stats)
     for name, s in stats.items():
@@ -100,9 +150,12 @@ def build_results(
             "executor": executor,
             "jobs": jobs,
             "versions": versions(executor),
+            "measurement_only": marked,
         },
         "bots": stats,
         "elo": elo,
+        "paired": paired,
+        "reference": ref_doc,
         "run": {
             "seconds": seconds,
             "games_per_second": len(rows) / seconds if seconds > 0 else None,
@@ -117,15 +170,28 @@ def write_json(results: dict[str, Any], path: Path) -> None:
     path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
 
+def _score(row: dict[str, Any], name: str) -> float:
+    scores = seat_scores(row)
+    mine = [scores[s] for s, who in enumerate(row["seats"]) if who == name]
+    return sum(mine) / len(mine)
+
+
 def write_csv(results: dict[str, Any], path: Path) -> None:
-    """One row per game: its seats, outcome, and each bot's result and move times."""
+    """One row per game: its seats, outcome, and each bot's result and move times; for
+    the paired statistics, the fair share of a seat, each bot's score (per seat it
+    holds) and, when a reference was played, the reference's score in the same game."""
     bots: list[str] = results["settings"]["bots"]
     players: int = results["settings"]["players"]
+    ref = results.get("reference")
+    ref_rows = {int(r["game"]): r for r in ref["games"]} if ref else {}
+    ref_name: str | None = ref["bot"] if ref else None
     header = ["game", "deal", "rotation", "seed"]
     header += [f"seat{s}" for s in range(players)]
-    header += ["winners", "losers", "draw", "reason", "actions"]
+    header += ["winners", "losers", "draw", "reason", "actions", "fair"]
     for b in bots:
-        header += [f"result_{b}", f"moves_{b}", f"mean_s_{b}", f"max_s_{b}"]
+        header += [f"result_{b}", f"score_{b}", f"moves_{b}", f"mean_s_{b}", f"max_s_{b}"]
+    if ref:
+        header += ["reference", "reference_score"]
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(header)
@@ -139,15 +205,21 @@ def write_csv(results: dict[str, Any], path: Path) -> None:
                 "true" if o["draw"] else "false",
                 o["reason"],
                 row["actions"],
+                f"{0.5 if o['draw'] else len(o['winners']) / players:.6f}",
             ]
             for b in bots:
                 sec = row["seconds"][b]
                 line += [
                     row["results"][b],
+                    f"{_score(row, b):.6f}",
                     row["moves"][b],
                     f"{sec['mean']:.6f}",
                     f"{sec['max']:.6f}",
                 ]
+            if ref:
+                other = ref_rows[int(row["game"])]
+                assert ref_name is not None
+                line += [ref["level"], f"{_score(other, ref_name):.6f}"]
             w.writerow(line)
 
 
@@ -256,12 +328,13 @@ def print_table(results: dict[str, Any], console: Console | None = None) -> None
         "μ ± σ",
     ):
         table.add_column(col, justify="right")
+    marked: dict[str, str] = s.get("measurement_only") or {}
     for name in s["bots"]:
         b = results["bots"][name]
         r = b["openskill"]
         vs = b["vs_fair_share"]
         table.add_row(
-            name,
+            f"{name}*" if name in marked else name,
             str(b["games"]),
             f"{b['wins']}/{b['draws']}/{b['losses']}",
             _pct(b["win_rate"]),
@@ -274,6 +347,8 @@ def print_table(results: dict[str, Any], console: Console | None = None) -> None
             f"{r['mu']:.1f} ± {r['sigma']:.1f}",
         )
     console.print(table)
+    for name, note in marked.items():
+        console.print(f"* {name}: {note}")
     elo = results.get("elo")
     if elo is not None:
         diff = elo["diff"]
@@ -286,8 +361,65 @@ def print_table(results: dict[str, Any], console: Console | None = None) -> None
             f"Elo: {elo['bot']} over {elo['over']} {show(diff, '±∞')} "
             f"(95% CI {show(lo, '−∞')} to {show(hi, '+∞')}), score {_pct(elo['score'])}"
         )
+    paired = results.get("paired")
+    if paired is not None:
+        print_paired(paired, console)
     if not s["complete"]:
         console.print(
             f"Note: {s['games']} games is not a multiple of {s['rotations']} rotations: "
             "the last deal was not played in every seat arrangement."
         )
+
+
+def _points(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:+.1f}"
+
+
+def _paired_row(table: Table, label: str, iv: dict[str, Any]) -> None:
+    ci = iv.get("ci95")
+    sd = iv.get("sd")
+    if ci is None:
+        verdict = "—"
+    elif ci[0] > 0:
+        verdict = "above 0"
+    elif ci[1] < 0:
+        verdict = "below 0"
+    else:
+        verdict = "not sure"
+    table.add_row(
+        label,
+        _points(iv.get("mean")),
+        "—" if ci is None else f"{_points(ci[0])} to {_points(ci[1])}",
+        "—" if sd is None else f"{100 * sd:.1f}",
+        verdict,
+    )
+
+
+def print_paired(paired: dict[str, Any], console: Console) -> None:
+    """The paired statistics: per bot its score above fair share, the first bot's
+    differences, and the reference comparison, in points (percent of a game) with 95%
+    Student t intervals over deals."""
+    deals = paired["deals"]
+    table = Table(
+        title=f"Paired over {deals} complete deals ({paired['games']} games, every bot in every seat)",
+        box=box.SIMPLE_HEAD,
+        caption=(
+            "points: per game a win is 100, a draw 50; each deal's games averaged, then the "
+            "mean and its 95% t interval over deals"
+        ),
+    )
+    table.add_column("Paired difference")
+    for col in ("Mean (pts)", "95% CI", "SD/deal", "Verdict"):
+        table.add_column(col, justify="right")
+    for name, iv in paired["above_fair"].items():
+        _paired_row(table, f"{name} above its fair share", iv)
+    for d in paired["differences"]:
+        _paired_row(table, f"{d['bot']} − {d['vs']} (per seat, same games)", d)
+    ref = paired.get("reference")
+    if ref is not None:
+        _paired_row(
+            table,
+            f"{ref['bot']} − {ref['reference_level']} in its place (same deals, seats)",
+            ref,
+        )
+    console.print(table)

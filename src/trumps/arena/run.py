@@ -21,6 +21,13 @@ its seat (a seat wins when the outcome lists it among the winners — with teams
 side wins); in ``one-vs-many`` the first bot's seat decides and the field (the second
 bot's copies) gets the opposite result (a draw is a draw for both).
 
+The oracle (``trumps.ai.oracle``, by the name ``oracle``) is accepted here and nowhere
+else: it is the one player given the game's full position (every hidden card) instead of
+a seat's view, for measuring how far the levels are from what seeing every card is worth;
+reports mark it (``Matchup.measurement_only``).  ``with_reference`` builds the matchup
+that plays the same games with a reference bot in the first bot's place (the paired
+comparison of ``trumps.arena.stats.reference_stats``).
+
 Everything a game does follows from its spec: the deal seed, and each bot's generator
 seeded from ``(deal seed, rotation, seat)``.  So the results do not depend on how games
 are batched or on how many processes play them (except through ``--time-limit``, which
@@ -37,12 +44,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trumps.ai import BOTS, Limits, make_bot
+from trumps.ai import BOTS, Bot, Limits, make_bot
+from trumps.ai.oracle import ORACLE_LEVEL, ORACLE_NOTE, OracleBot
 from trumps.arena.executors import Executor
 from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import GAMES, new_game
 
 __all__ = [
+    "ARENA_BOTS",
     "ONE_EACH",
     "ONE_VS_MANY",
     "ArenaSetupError",
@@ -60,6 +69,7 @@ __all__ = [
     "play_batch",
     "play_game",
     "run_games",
+    "with_reference",
 ]
 
 ONE_EACH = "one-each"
@@ -115,6 +125,27 @@ class Matchup:
     def level_of(self, name: str) -> str:
         return self.levels[self.bots.index(name)]
 
+    @property
+    def measurement_only(self) -> dict[str, str]:
+        """The bots that see every card (the oracle), each with the note reports show."""
+        return {
+            n: ORACLE_NOTE
+            for n, lv in zip(self.bots, self.levels, strict=True)
+            if lv == ORACLE_LEVEL
+        }
+
+
+#: Every name ``--bots`` accepts: the levels, and the oracle for measurement.
+ARENA_BOTS: tuple[str, ...] = (*BOTS, ORACLE_LEVEL)
+
+
+def _unknown_bot(level: str, param: str) -> ArenaSetupError:
+    if not level:
+        return ArenaSetupError("empty bot name", param)
+    return ArenaSetupError(
+        f"no bot {level!r} (bots: {', '.join(BOTS)}; {ORACLE_LEVEL}: {ORACLE_NOTE})", param
+    )
+
 
 def make_matchup(
     game: str,
@@ -142,11 +173,8 @@ def make_matchup(
         )
     levels = [b.strip() for b in bots]
     for level in levels:
-        if level not in BOTS:
-            raise ArenaSetupError(
-                f"no bot {level!r} (bots: {', '.join(BOTS)})" if level else "empty bot name",
-                "--bots",
-            )
+        if level not in ARENA_BOTS:
+            raise _unknown_bot(level, "--bots")
     if len(levels) == players:
         scheme = ONE_EACH
     elif len(levels) == 2:
@@ -164,6 +192,22 @@ def make_matchup(
     if time_limit is not None and not time_limit > 0:
         raise ArenaSetupError(f"time limit must be positive, not {time_limit}", "--time-limit")
     return Matchup(game, players, preset, tuple(names), tuple(levels), scheme, time_limit)
+
+
+def with_reference(matchup: Matchup, level: str) -> Matchup:
+    """The same match with ``level`` in the first bot's place (the other bots, seats,
+    rules and budget unchanged): played on the same plan, it is the reference the first
+    bot is compared with deal by deal."""
+    level = level.strip()
+    if level not in ARENA_BOTS:
+        raise _unknown_bot(level, "--reference")
+    return make_matchup(
+        matchup.game,
+        [level, *matchup.levels[1:]],
+        matchup.players,
+        matchup.rules,
+        matchup.time_limit,
+    )
 
 
 def deal_seed(game: str, seed: int, deal: int) -> int:
@@ -229,15 +273,23 @@ def bot_results(
     return {name: "win" if seats.index(name) in winners else "loss" for name in matchup.bots}
 
 
+def _player(level: str, game_id: str) -> Bot | OracleBot:
+    """A level's bot, or the oracle (only the arena builds one)."""
+    if level == ORACLE_LEVEL:
+        return OracleBot(game_id)
+    return make_bot(level, game_id)
+
+
 def play_game(matchup: Matchup, spec: GameSpec) -> dict[str, Any]:
     """Play one game; its row (JSON-ready).
 
     Each bot decides from ``game.view(seat)`` and ``game.legal_actions()`` only, with
-    ``Limits(time=matchup.time_limit)`` and its own generator.  Every key but
+    ``Limits(time=matchup.time_limit)`` and its own generator — except the oracle,
+    which is given ``game.to_json()`` (every card) instead of the view.  Every key but
     ``seconds`` (wall-clock time per move) is a function of ``spec`` alone.
     """
     game = new_game(matchup.game, players=matchup.players, rules=matchup.rules, seed=spec.seed)
-    bots = [make_bot(matchup.level_of(name), matchup.game) for name in spec.seats]
+    bots = [_player(matchup.level_of(name), matchup.game) for name in spec.seats]
     rngs = [
         random.Random(f"trumps-arena/{spec.seed}/{spec.rotation}/{s}")
         for s in range(matchup.players)
@@ -250,10 +302,13 @@ def play_game(matchup: Matchup, spec: GameSpec) -> dict[str, Any]:
         seat = game.current_player
         if seat is None:
             break
-        view = game.view(seat)
+        bot = bots[seat]
         legal = game.legal_actions()
         start = time.perf_counter()
-        decision = bots[seat].decide(view, legal, limits, rngs[seat])
+        if isinstance(bot, OracleBot):
+            decision = bot.decide_full(game.to_json(), legal, limits, rngs[seat])
+        else:
+            decision = bot.decide(game.view(seat), legal, limits, rngs[seat])
         spent = time.perf_counter() - start
         name = spec.seats[seat]
         moves[name] += 1

@@ -21,19 +21,50 @@ Definitions (per bot, over the games of a run):
 * ``elo`` — for two bots with a fair share of 1/2: the Elo difference
   400·log10(s / (1 − s)) of the first bot's score s, and its 95% interval from the
   Wilson interval of s (null where infinite: s = 0 or 1).
+
+Paired over deals (the duplicate mode, ``paired_stats`` and ``reference_stats``): every
+deal is played once per seat rotation, so the deal — not the game — is the independent
+unit, and a difference measured deal by deal has the luck of the cards taken out.
+
+* a seat's *score* in a game is 1 for a win, ½ for a draw, 0 for a loss (with teams, its
+  side's result); a bot's score in a game is the mean over the seats it holds (the field
+  of a one-against-many match holds several);
+* *above fair* = the bot's score − the seat's fair share of that game (the fraction of
+  seats among the winners; ½ in a draw), so a bot as strong as the others gets 0;
+* *differences* — the first bot's score − another bot's score (in a one-against-many
+  match, the field's score per seat), game by game;
+* *reference* — the first bot's score − the score of a reference bot that played the
+  same games (the same deals, seats and the same generators for the others) in its place;
+* each is averaged over the games of a deal, and the deal means give the mean, the
+  standard deviation, and the 95% Student t interval mean ± t(0.975, n − 1)·sd/√n over
+  the n deals.  Only *complete* deals (played in every rotation) count; with fewer than
+  two deals there is no interval.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from trumps.arena.run import ONE_VS_MANY, Matchup
 
-__all__ = ["Z95", "bot_stats", "elo_estimate", "elo_from_score", "openskill_ratings", "wilson"]
+__all__ = [
+    "Z95",
+    "bot_stats",
+    "deal_means",
+    "elo_estimate",
+    "elo_from_score",
+    "mean_interval",
+    "openskill_ratings",
+    "paired_stats",
+    "reference_stats",
+    "seat_scores",
+    "t_quantile",
+    "wilson",
+]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -182,4 +213,192 @@ def elo_estimate(matchup: Matchup, stats: dict[str, dict[str, Any]]) -> dict[str
         "score": score,
         "diff": elo_from_score(score),
         "ci95": [elo_from_score(lo), elo_from_score(hi)],
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# Paired statistics over deals
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    ln = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(ln + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def _t_cdf(t: float, df: float) -> float:
+    tail = 0.5 * _betainc(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t >= 0 else tail
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (bisection on
+    the distribution function, to about 1e-12)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p must be in (0, 1), not {p}")
+    if not df > 0:
+        raise ValueError(f"degrees of freedom must be positive, not {df}")
+    if p == 0.5:
+        return 0.0
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    lo, hi = 0.0, 1.0
+    while _t_cdf(hi, df) < p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if _t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-13 * max(1.0, hi):
+            break
+    return (lo + hi) / 2.0
+
+
+def mean_interval(xs: Sequence[float]) -> dict[str, Any]:
+    """``n``, ``mean``, ``sd`` (n − 1 in the denominator), ``se`` and the 95% Student t
+    interval ``ci95`` of the mean; the ones that need more values are None."""
+    n = len(xs)
+    if n == 0:
+        return {"n": 0, "mean": None, "sd": None, "se": None, "ci95": None}
+    mean = math.fsum(xs) / n
+    if n < 2:
+        return {"n": n, "mean": mean, "sd": None, "se": None, "ci95": None}
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    se = sd / math.sqrt(n)
+    half = t_quantile(0.975, n - 1) * se
+    return {"n": n, "mean": mean, "sd": sd, "se": se, "ci95": [mean - half, mean + half]}
+
+
+def seat_scores(row: dict[str, Any]) -> list[float]:
+    """Each seat's score in a game: 1 won, ½ drawn, 0 lost."""
+    outcome = row["outcome"]
+    players = len(row["seats"])
+    if outcome["draw"]:
+        return [0.5] * players
+    winners = set(outcome["winners"])
+    return [1.0 if s in winners else 0.0 for s in range(players)]
+
+
+def _fair(row: dict[str, Any]) -> float:
+    outcome = row["outcome"]
+    if outcome["draw"]:
+        return 0.5
+    return len(outcome["winners"]) / len(row["seats"])
+
+
+def _bot_score(row: dict[str, Any], name: str) -> float:
+    scores = seat_scores(row)
+    mine = [scores[s] for s, who in enumerate(row["seats"]) if who == name]
+    return math.fsum(mine) / len(mine)
+
+
+def deal_means(
+    matchup: Matchup, rows: Sequence[dict[str, Any]], value: Callable[[dict[str, Any]], float]
+) -> dict[int, float]:
+    """Per complete deal (played in every rotation), the mean of ``value(row)`` over its
+    games."""
+    by_deal: dict[int, list[float]] = {}
+    for row in rows:
+        by_deal.setdefault(int(row["deal"]), []).append(value(row))
+    return {
+        deal: math.fsum(vals) / len(vals)
+        for deal, vals in sorted(by_deal.items())
+        if len(vals) == matchup.rotations
+    }
+
+
+def paired_stats(matchup: Matchup, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per bot its score above fair share, and the first bot's difference from each other
+    bot (the field, per seat), each as ``mean_interval`` over complete deals."""
+    first = matchup.bots[0]
+
+    def above_fair(name: str) -> Callable[[dict[str, Any]], float]:
+        return lambda row: _bot_score(row, name) - _fair(row)
+
+    def versus(name: str) -> Callable[[dict[str, Any]], float]:
+        return lambda row: _bot_score(row, first) - _bot_score(row, name)
+
+    above: dict[str, Any] = {}
+    for name in matchup.bots:
+        above[name] = mean_interval(list(deal_means(matchup, rows, above_fair(name)).values()))
+    differences = []
+    for name in matchup.bots[1:]:
+        means = deal_means(matchup, rows, versus(name))
+        differences.append({"bot": first, "vs": name, **mean_interval(list(means.values()))})
+    deals = len(deal_means(matchup, rows, lambda row: 0.0))
+    return {
+        "unit": "deal",
+        "deals": deals,
+        "games": deals * matchup.rotations,
+        "above_fair": above,
+        "differences": differences,
+    }
+
+
+def reference_stats(
+    matchup: Matchup,
+    rows: Sequence[dict[str, Any]],
+    reference: Matchup,
+    reference_rows: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """The first bot's score minus the reference's (the first bot of ``reference``, which
+    played the same games in its place), per complete deal, as ``mean_interval``.
+    Raises ``ValueError`` when the rows are not of the same games."""
+    theirs = {int(r["game"]): r for r in reference_rows}
+    for row in rows:
+        other = theirs.get(int(row["game"]))
+        if other is None or (other["seed"], other["deal"], other["rotation"]) != (
+            row["seed"],
+            row["deal"],
+            row["rotation"],
+        ):
+            raise ValueError(f"the reference did not play the same game {row['game']}")
+    first, ref = matchup.bots[0], reference.bots[0]
+    means = deal_means(
+        matchup,
+        rows,
+        lambda row: _bot_score(row, first) - _bot_score(theirs[int(row["game"])], ref),
+    )
+    return {
+        "bot": first,
+        "reference": ref,
+        "reference_level": reference.levels[0],
+        "deals": len(means),
+        **mean_interval(list(means.values())),
     }

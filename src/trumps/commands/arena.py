@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from trumps.ai import BOTS
+from trumps.ai.oracle import ORACLE_LEVEL, ORACLE_NOTE
 from trumps.arena import (
     EXECUTORS,
     ArenaSetupError,
@@ -27,6 +28,7 @@ from trumps.arena import (
     play_batch,
     print_table,
     run_games,
+    with_reference,
     write_csv,
     write_json,
     write_plot,
@@ -44,8 +46,16 @@ _PATH = click.Path(dir_okay=False, writable=True, path_type=Path)
     required=True,
     metavar="A,B[,C…]",
     help=(
-        f"Bot levels ({', '.join(BOTS)}): one per seat, or two — the first takes one seat, "
-        "the second all the others."
+        f"Bot levels ({', '.join(BOTS)}; or {ORACLE_LEVEL}, which {ORACLE_NOTE}): one per "
+        "seat, or two — the first takes one seat, the second all the others."
+    ),
+)
+@click.option(
+    "--reference",
+    metavar="LEVEL",
+    help=(
+        "Also play the same games with LEVEL in the first bot's place, and report the "
+        "first bot's score minus LEVEL's, deal by deal, with a 95% interval."
     ),
 )
 @click.option(
@@ -85,6 +95,7 @@ def arena(
     *,
     game: str,
     bots: str,
+    reference: str | None,
     n_games: int,
     seed: int,
     players: int | None,
@@ -99,7 +110,9 @@ def arena(
     """Play seeded games between bots and report win rates, intervals and ratings.
 
     Every deal is played once per seat rotation, so each bot sits in each seat on the
-    same cards and the luck of the deal cancels.  Results do not depend on --jobs.
+    same cards and the luck of the deal cancels; the paired table compares the bots deal
+    by deal (with --reference, against another bot on the same games).  Results do not
+    depend on --jobs.
     """
     if plot is not None:  # before the games, not after: `trumps` names the missing extra
         import matplotlib  # noqa: F401
@@ -108,6 +121,9 @@ def arena(
     try:
         matchup = make_matchup(game, bots.split(","), players, preset, time_limit)
         plan = plan_games(matchup, n_games, seed)
+        ref_plan = None
+        if reference is not None:
+            ref_plan = plan_games(with_reference(matchup, reference), n_games, seed)
     except ArenaSetupError as e:
         raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
     workers = jobs if jobs is not None else default_jobs()
@@ -129,15 +145,22 @@ def arena(
     )
     try:
         with pool, progress:
-            task = progress.add_task("games", total=len(plan.specs))
+            total = len(plan.specs) * (1 if ref_plan is None else 2)
+            task = progress.add_task("games", total=total)
             rows = run_games(plan, pool, on_progress=lambda n: progress.advance(task, n), info=info)
+            ref_rows = None
+            if ref_plan is not None:
+                ref_rows = run_games(
+                    ref_plan, pool, on_progress=lambda n: progress.advance(task, n)
+                )
     except BotFailure as e:
         raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
         click.echo("\nInterrupted.", err=True)
         raise SystemExit(130) from None
 
-    results = build_results(plan, rows, executor, workers, info)
+    both = None if ref_plan is None or ref_rows is None else (ref_plan.matchup, ref_rows)
+    results = build_results(plan, rows, executor, workers, info, reference=both)
     print_table(results)
     for path, write in ((out, write_json), (csv_path, write_csv), (plot, write_plot)):
         if path is None:
