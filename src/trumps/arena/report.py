@@ -274,12 +274,15 @@ def write_plot(results: dict[str, Any], path: Path) -> None:
                 label="_nolegend_" if labelled else "fair share",
             )
             labelled = True
-    ax.set_xticks(range(len(bots)), bots)
+    marked = s.get("measurement_only") or {}
+    ax.set_xticks(range(len(bots)), [f"{b}*" if b in marked else b for b in bots])
     ax.set_ylim(0.0, 1.22)
     ax.set_yticks([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.set_ylabel("win rate (95% Wilson interval)")
+    note = "; ".join(f"{b}*: {n}" for b, n in marked.items())
     ax.set_title(
-        f"{s['game']}, {s['players']} players, {s['games']} games (seed {s['seed']})",
+        f"{s['game']}, {s['players']} players, {s['games']} games (seed {s['seed']})"
+        + (f"\n{note}" if note else ""),
         fontsize=10,
     )
     ax.legend(fontsize=8, loc="upper center", ncol=3, frameon=False)
