@@ -205,8 +205,12 @@ def test_a_replay_played_back_keeps_the_table_s_pace(instant: ServerProc) -> Non
         table = page.get_by_test_id("table")
         await expect(table).to_be_visible()
         legal = page.locator("[data-testid='hand'] [data-legal='true']")
-        for _ in range(3):  # three cards of mine: the bots (instant here) play the rest
-            await expect(page.get_by_test_id("turn")).to_have_attribute("data-mine", "true")
+        for _ in range(3):  # three cards of mine: the bots play the rest
+            # The page asks for bots at a person's pace: three bots and a held trick can
+            # take longer than expect's 5 s on a busy machine.
+            await expect(page.get_by_test_id("turn")).to_have_attribute(
+                "data-mine", "true", timeout=20_000
+            )
             before = await table.get_attribute("data-event")
             await legal.first.click()
             await expect(table).not_to_have_attribute("data-event", before or "")
