@@ -234,6 +234,7 @@ def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
             start = await next_of(ana, Event)
         for task in a.cluster._tasks:  # A freezes: it renews nothing any more …
             task.cancel()
+        await asyncio.gather(*a.cluster._tasks, return_exceptions=True)  # (their Redis calls end)
         old = a.tables[table_id].table
         await store.renew_leases("A", -1)  # … and its lease runs out
         await b.cluster.scan()  # B takes the table over

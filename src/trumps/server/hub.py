@@ -245,7 +245,7 @@ class Hub(TableRequests):
         await self.committer.close()
         if self.cluster is not None:
             await self.cluster.stop()  # the other processes take the tables over at once
-        self.lobby.close()
+        await self.lobby.close()
         self.runner.close()
 
     def ready(self) -> tuple[bool, str]:

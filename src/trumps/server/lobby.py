@@ -18,6 +18,7 @@ from typing import Any, Final
 from trumps.server.connection import Connection
 from trumps.server.protocol import TableList, TableSummary
 from trumps.server.table import Table
+from trumps.server.tasks import stop_tasks
 
 __all__ = ["LOBBY_DEBOUNCE", "LOBBY_PAGE", "LiveTable", "Lobby", "QuickMatches"]
 
@@ -129,9 +130,10 @@ class Lobby:
         if self._task is not None:
             await self._task
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Drop the push due, and wait until it is gone (no task is left to a closed loop)."""
         if self._task is not None:
-            self._task.cancel()
+            await stop_tasks([self._task])
 
 
 def stored(live: LiveTable) -> bool:
