@@ -14,7 +14,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import MINE
-from web.test_a11y_table import LOCALES, STATIC, vs_bots
+from web.test_a11y_table import EVENT, LOCALES, STATIC, vs_bots
 from web.test_browser import open_page, run
 
 # The contrast of what matters, from computed colours: [what, ratio, needed]. The felt is a
@@ -82,13 +82,23 @@ async def measure(page: Page) -> list[str]:
     return [f"{what}: {ratio:.2f} < {need}" for what, ratio, need in found if ratio < need]  # type: ignore[operator]
 
 
-def test_contrast_of_the_table_in_every_language_and_theme(server: ServerProc) -> None:
-    """Every language, the light and dark colour schemes, the standard and high-contrast
-    themes; the theme setting is remembered."""
+@pytest.mark.parametrize(("game", "players"), [("twentyfive", "4"), ("kozyri", "")])
+def test_contrast_of_the_table_in_every_language_and_theme(
+    server: ServerProc, game: str, players: str
+) -> None:
+    """Both games' tables (Svoi Kozyri: the pile, the trump marks), in every language, the
+    light and dark colour schemes, the standard and high-contrast themes; the theme setting
+    is remembered."""
 
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, server.http + "/")
-        await vs_bots(page, "twentyfive", "4")
+        await vs_bots(page, game, players)
+        if game == "kozyri":  # past the trump choice: a pile, trump marks, maybe "take"
+            for _ in range(3):
+                before = await page.evaluate(EVENT)
+                await page.keyboard.press("1")
+                await page.wait_for_function(f"() => ({EVENT})() !== {before!r}")
+                await page.wait_for_function(MINE)
         bad: dict[str, list[str]] = {}
         for lang in LOCALES:
             await page.get_by_test_id("lang-select").select_option(lang)
