@@ -26,6 +26,8 @@ CORE_USERS = (
     "ai/determinize.py",
     # The duel search's front end: loads a position into the KozyriCore it searches.
     "ai/kozyri_search.py",
+    # The arena's oracle: loads the true deal into the core its search runs on.
+    "ai/oracle.py",
 )
 # The names of rule facts (after leading underscores; also as a prefix or suffix word).
 RULE_NAMES = (
