@@ -40,7 +40,7 @@ from uvicorn.protocols.http.flow_control import service_unavailable
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from trumps.server.sockets import socket_budget
+from trumps.server.sockets import AddressCounts, socket_budget
 
 __all__ = [
     "HEALTH_PATHS",
@@ -123,7 +123,7 @@ class Verdict(enum.Enum):
 
 
 @dataclass
-class ConnGate:
+class ConnGate(AddressCounts):
     """Counts the connections held per address and in all (those admitted only)."""
 
     per_address: int
@@ -144,17 +144,8 @@ class ConnGate:
             verdict = Verdict.HEALTH_ONLY
         else:
             return Verdict.FULL
-        self.held[address] = mine + 1
-        self.count += 1
+        self.hold(address)
         return verdict
-
-    def release(self, address: str) -> None:
-        left = self.held.get(address, 0) - 1
-        if left > 0:
-            self.held[address] = left
-        else:
-            self.held.pop(address, None)
-        self.count = max(0, self.count - 1)
 
 
 _REFUSALS: Final = {

@@ -17,7 +17,7 @@ import resource
 from dataclasses import dataclass, field
 from typing import Final
 
-__all__ = ["FILE_RESERVE", "SocketGate", "socket_budget"]
+__all__ = ["FILE_RESERVE", "AddressCounts", "SocketGate", "socket_budget"]
 
 FILE_RESERVE: Final = 64  # open files kept for everything but game sockets
 
@@ -30,8 +30,28 @@ def socket_budget(wanted: int) -> int:
     return max(1, min(wanted, soft - FILE_RESERVE))
 
 
+class AddressCounts:
+    """What is held per address and in all (``held``, ``count``, set by the dataclasses
+    that use this): taking one and giving one back."""
+
+    held: dict[str, int]
+    count: int
+
+    def hold(self, address: str) -> None:
+        self.held[address] = self.held.get(address, 0) + 1
+        self.count += 1
+
+    def release(self, address: str) -> None:
+        left = self.held.get(address, 0) - 1
+        if left > 0:
+            self.held[address] = left
+        else:
+            self.held.pop(address, None)
+        self.count = max(0, self.count - 1)
+
+
 @dataclass
-class SocketGate:
+class SocketGate(AddressCounts):
     """Counts the sockets held per address; ``admit`` says why one may not be opened."""
 
     per_address: int
@@ -45,14 +65,5 @@ class SocketGate:
             return "the server holds as many connections as it can"
         if self.held.get(address, 0) >= self.per_address:
             return f"at most {self.per_address} connections from one address"
-        self.held[address] = self.held.get(address, 0) + 1
-        self.count += 1
+        self.hold(address)
         return None
-
-    def release(self, address: str) -> None:
-        left = self.held.get(address, 0) - 1
-        if left > 0:
-            self.held[address] = left
-        else:
-            self.held.pop(address, None)
-        self.count = max(0, self.count - 1)
