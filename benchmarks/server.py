@@ -155,8 +155,12 @@ def service(args: argparse.Namespace, config: str, workdir: Path) -> Iterator[Se
     with contextlib.ExitStack() as stack:
         helpers: list[int] = []
         database: str | None = None
-        # Every simulated player is a new guest from this one address.
-        guests = ("--guests-per-address", "1000000")
+        # Every simulated player is a new guest from this one address, and its tables count
+        # against that address: the per-address budgets would refuse the load.
+        guests = (
+            "--guests-per-address", "1000000",
+            "--creations-per-address", "1000000", "--tables-per-address", "1000000",
+        )  # fmt: skip
         extra: list[tuple[str, ...]] = [guests]
         if config == "sqlite":
             db, kind = f"sqlite+aiosqlite:///{workdir / 'bench.db'}", "SQLite"
