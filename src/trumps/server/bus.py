@@ -42,6 +42,9 @@ log = logging.getLogger("trumps.server.bus")
 ALIVE_TTL: Final = 3  # seconds a node's heartbeat key outlives its last beat
 BEAT_EVERY: Final = 1.0  # seconds between heartbeats
 SEND_TRIES: Final = 3  # publishes of one batch before it is given up
+REDIS_CONNECTIONS: Final = (
+    64  # a process's Redis connections; more commands wait for one (5 s at most)
+)
 PREFIX: Final = "trumps:"  # of every key and channel (several services may share a Redis)
 
 _json = msgspec.json.Encoder()
@@ -88,12 +91,18 @@ class Bus:
         self.on_message = on_message
         self.on_reconnect: Callable[[], None] | None = None  # Redis is back after a loss
         # A command on a connection Redis closed (it restarted) is tried again on a new one.
-        self.redis: redis.Redis = redis.from_url(
+        # The pool is bounded and waits for a free connection: a burst of commands (a
+        # thousand players saying hello at once) queues instead of failing with "too many
+        # connections", as redis-py's default pool of 100 did under load.
+        pool = redis.BlockingConnectionPool.from_url(
             url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=5,
             socket_timeout=5,
             socket_connect_timeout=5,
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=3),
         )
+        self.redis: redis.Redis = redis.Redis.from_pool(pool)
         self._reachable = False  # the last command to Redis succeeded
         self._listening = False  # subscribed to this node's channels
         self._queue: list[tuple[str, dict[str, Any]]] = []
