@@ -40,10 +40,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from trumps.errors import TrumpsError
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken
+from trumps.server.availability import Availability
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
 from trumps.server.cluster import LEASE, Cluster
-from trumps.server.commit import GroupCommit, one_line, unreachable
+from trumps.server.commit import GroupCommit, one_line
 from trumps.server.connection import Connection
 from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby, QuickMatches
 from trumps.server.protocol import (
@@ -90,7 +91,6 @@ log = logging.getLogger(__name__)
 
 FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
 PROBE_EVERY: Final = 1.0  # seconds between two probes of the store (and checks of Redis)
-PROBE_TIMEOUT: Final = 3.0  # seconds a probe may take before the store counts as away
 # New guest identities (hellos without a resume token) one address may make a window: each
 # reserves a player id in the database.  Far above a household's tabs or a classroom.
 GUESTS_PER_ADDRESS: Final = 60
@@ -129,7 +129,7 @@ class HubOptions:
     probe_every: float = PROBE_EVERY  # seconds between two probes of the store
 
 
-class Hub(TableRequests):
+class Hub(TableRequests, Availability):
     """Every live table and connection of one server process."""
 
     def __init__(self, store: Store, sessions: Sessions, options: HubOptions | None = None) -> None:
@@ -247,77 +247,6 @@ class Hub(TableRequests):
             await self.cluster.stop()  # the other processes take the tables over at once
         await self.lobby.close()
         self.runner.close()
-
-    def ready(self) -> tuple[bool, str]:
-        """Whether this process should get new players (readiness): (ready, why not)."""
-        if self.stopping:
-            return False, "stopping"
-        if not self.store_available:
-            return False, "the game store cannot be reached"
-        if self.cluster is not None and not self.cluster.available:
-            return False, "Redis cannot be reached"
-        return True, "ready"
-
-    # -- whether the store and Redis can be reached --------------------------------------------
-    @property
-    def store_available(self) -> bool:
-        """The store answered the last probe and took the last transaction."""
-        return self._store_answers and self.committer.available
-
-    @property
-    def down(self) -> bool:
-        """No move can be taken now: the store or (for a service) Redis is unreachable."""
-        return not self.store_available or (self.cluster is not None and not self.cluster.available)
-
-    def _availability(self) -> None:
-        """Hold every table's clock when the service goes down, release them when it is
-        back: nobody is charged for time in which their move would have been refused."""
-        down = self.down
-        if down == self._held:
-            return
-        self._held = down
-        for live in self.tables.values():
-            if down:
-                live.table.hold_clock()
-            else:
-                live.table.release_clock()
-        if down:
-            log.warning("moves cannot be taken now (%s): the clocks are held", self.ready()[1])
-        else:
-            log.warning("moves can be taken again: the clocks run again")
-
-    def store_failed(self, e: BaseException) -> None:
-        """A request found the store unreachable: so it is until a probe reaches it."""
-        if unreachable(e) and self._store_answers:
-            self._store_answers = False
-            self._availability()
-
-    async def probe_store(self) -> bool:
-        """Ask the store something cheap (a one-row read), within ``PROBE_TIMEOUT``; note
-        whether it answered (``store_available``, ``ready``) and return it."""
-        try:
-            async with asyncio.timeout(PROBE_TIMEOUT):
-                await self.store.table_owner("")
-            answered = True
-        except Exception as e:
-            if self._store_answers:
-                log.warning("the game store cannot be reached: %s", one_line(e))
-            answered = False
-        if answered and not self._store_answers:
-            log.warning("the game store answers again")
-        self._store_answers = answered
-        self._availability()
-        return answered
-
-    async def _watch_store(self) -> None:
-        """Probe the store every ``probe_every`` seconds, and follow Redis (the bus says
-        whether it is connected): readiness and the held clocks follow both."""
-        while True:
-            await self.probe_store()
-            if self._held:  # tables made meanwhile (on another's request) are held too
-                for live in self.tables.values():
-                    live.table.hold_clock()
-            await asyncio.sleep(self.options.probe_every)
 
     # -- connections ------------------------------------------------------------------------
     def connect(self, address: str | None = None) -> Connection:
