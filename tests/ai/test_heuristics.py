@@ -237,8 +237,9 @@ def test_twentyfive_rob_discards_the_weakest_card() -> None:
 
 
 def test_twentyfive_does_not_overtake_partner() -> None:
-    # Teams 0+2 and 1+3.  Seat 1 led the KD, seat 2 followed; seat 3 plays last and its
-    # partner's king wins: it follows low rather than trumping with the 5.
+    # Teams 0+2 and 1+3.  Seat 1 led the KD, seat 2 followed; seat 3's partner's king
+    # wins so far (seat 0 still plays after): it follows low rather than trumping with the
+    # 5, which, kept, wins the last trick for certain.
     game = _twentyfive(
         turnup="2C",
         rules={"teams": 2},
@@ -310,6 +311,27 @@ def test_twentyfive_does_not_waste_a_trump_on_a_lost_trick() -> None:
         scores=[5, 0, 0, 0],
     )
     assert _decide(game).action == "4D"
+
+
+def test_twentyfive_leads_its_best_plain_card_rather_than_ducking() -> None:
+    # F11 lead, clubs trumps, no trump in hand: the KD may well be trumped by one of three
+    # opponents, but a low card led wins nothing at all.  Measured at 2 to 6 seats against
+    # fields of random, easy and medium (benchmarks/strength.py): leading the plain card
+    # most likely to hold beats ducking with a low one in every field.
+    game = _twentyfive(
+        turnup="7C",
+        hands=[
+            ["KD", "3S", "8H", "6D", "2S"],
+            ["5C", "JC", "AH", "4S", "9D"],
+            ["QC", "TS", "7H", "4D", "8S"],
+            ["KC", "9H", "TD", "6S", "3H"],
+        ],
+        to_move=0,
+        leader=0,
+    )
+    decision = _decide(game)
+    assert decision.action == "KD"
+    assert decision.explain is not None and decision.explain.code == "lead_plain"
 
 
 # -- strength ---------------------------------------------------------------------------

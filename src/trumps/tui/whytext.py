@@ -111,7 +111,7 @@ _THUMB: dict[str, str] = {
     "master_trump": "Lead {a}: no one can beat it.",
     "draw_trumps": "Lead {a}: with several trumps, lead high to draw out the others' trumps.",
     "lead_strong": "Lead {a}: a strong card that will probably win the trick.",
-    "duck": "Lead {a}, a low card, and keep your trumps for later.",
+    "lead_plain": "Lead {a}, your plain card most likely to win the trick, and keep your trumps.",
     "only_trumps": "You hold only trumps: lead the strongest, {a}.",
     "win_cheaply": "Win the trick as cheaply as you can: play {a}.",
     "win_last": "You play last: {a} is the cheapest card that wins the trick.",

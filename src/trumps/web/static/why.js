@@ -92,7 +92,7 @@ export function hintTemplate(why) {
     case "master_trump": return t("Lead {action}: no one can beat it.");
     case "draw_trumps": return t("Lead {action}: with several trumps, lead high to draw out the others' trumps.");
     case "lead_strong": return t("Lead {action}: a strong card that will probably win the trick.");
-    case "duck": return t("Lead {action}, a low card, and keep your trumps for later.");
+    case "lead_plain": return t("Lead {action}, your plain card most likely to win the trick, and keep your trumps.");
     case "only_trumps": return t("You hold only trumps: lead the strongest, {action}.");
     case "win_cheaply": return t("Win the trick as cheaply as you can: play {action}.");
     case "win_last": return t("You play last: {action} is the cheapest card that wins the trick.");
