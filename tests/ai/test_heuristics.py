@@ -217,6 +217,35 @@ def test_kozyri_voluntary_pickup_only_when_beating_is_ruinous() -> None:
     assert _decide(game).action == "9D"
 
 
+def _kozyri3(hands: list[list[str]], pile: list[str], **extra: object) -> Game:
+    return trumps.from_json(
+        {"game": "kozyri", "trumps": ["S", "H", "D"], "hands": hands, "pile": pile}
+        | {"to_move": 0}
+        | extra
+    )
+
+
+def test_kozyri_sheds_low_with_three_players_in() -> None:
+    # K15/K16: with three in, the second card is the lowest plain card, not the QH of
+    # the next player's trump (hearts) nor the AH they cannot beat (the duel's choices).
+    others = [["9D", "TC", "6H", "JH", "7S"], ["AC", "8D", "9H", "QS", "TD"]]
+    for high in ("QH", "AH"):
+        game = _kozyri3([["7C", high, "8C", "KS"], *others], ["6C", "8S"], owes_second=True)
+        decision = _decide(game)
+        assert decision.action == "7C"
+        assert decision.explain is not None and decision.explain.code == "shed_low"
+
+
+def test_kozyri_three_players_keeps_a_near_out_player_in() -> None:
+    # K14: the next player (trump hearts) holds two cards: beat and second card would
+    # put them out.  Any heart beats every card of ours; besides, eight clubs beat the
+    # 6C but five diamonds the 7D (the 8D and QD are ours).  So the 7D: a low card they
+    # are less likely to beat, not the lowest 6C nor the QD the duel's scores choose.
+    others = [["KH", "TH"], ["JH", "JS", "8H", "TC", "QC", "6S", "TD", "KD"]]
+    game = _kozyri3([["6C", "QD", "7D", "8D"], *others], ["6D", "7S"], owes_second=True)
+    assert _decide(game).action == "7D"
+
+
 # -- Twenty-Five: composed positions ---------------------------------------------------
 
 

@@ -17,6 +17,15 @@ A good player thinks about three things (docs/rules/kozyri.md):
   other hand is known exactly (K19): ask "can they beat it at all?".
 * **Count to the end.**  Go out when you can (K14), never hand the opponent a card that
   lets them go out, and mind the draw rule (K16) when going out.
+* **With three or more players in, shed low** (K15, K16).  Whoever is left holding cards
+  loses, and the last two play out a duel whose hands are known (K19: the union of the
+  other hands is one hand).  Until then the second card or lead is the lowest plain card,
+  own trumps last, whatever the next player holds: a card of their trump they cannot beat
+  hands them trumps of their own when they pick up, and a high card spent on them is a
+  beater we lack later.  Only a next player about to go out (two cards or fewer) is
+  given a card they are unlikely to beat.  Measured with paired deals against fields of
+  ``easy`` (3000 games, seed 1): this instead of the duel's attack scores turns
+  medium − easy from −1.5 to about +9.6 points with 3 players, from +1.2 to +6.8 with 4.
 
 Each candidate gets a score in "cards" (a pick-up of k cards ≈ k); the best score is
 played and exact ties are broken with the generator.  Nothing here reads anything but the
@@ -38,6 +47,8 @@ _ACE_RANK = 12
 _WIN = 100.0  # going out for good (K14, K16)
 _DRAW = 40.0  # a drawn hand (K16)
 _TEMPO = 2.5  # what a voluntary pick-up gives away besides the cards (K11)
+_KEEP_TRUMP = 15.0  # with 3+ players in: shed every plain card before an own trump
+_NEAR_OUT = 30.0  # … and a card the next player, two cards from out, can beat costs this
 
 
 def beater_value(c: int, trump: int | None) -> float:
@@ -186,16 +197,40 @@ def _attack_score(t: _Table, c: int, hand_after: int, pile_after: int) -> float:
     return score - beater_value(c, t.trump)
 
 
+def _shed_score(t: _Table, c: int) -> float:
+    """How good ``c`` is as the card the next player faces with three or more players in.
+
+    Shed low (module docstring): the lowest plain card first, own trumps last (they beat
+    every other suit, K9), and a card the next player is likely to beat only when they
+    hold two cards or fewer (beat, second card, out: K14).
+    """
+    r = rank_of(c) - _SIX_RANK
+    score = -float(r)
+    if t.trump is not None and suit_of(c) == t.trump:
+        score -= _KEEP_TRUMP
+    who = t.others.get(t.next)
+    if who is not None and who.count <= 2:
+        score -= _NEAR_OUT * t.p_can_beat(who, c)
+    return score
+
+
 def _attack(t: _Table, legal: list[str], rng: random.Random, leading: bool) -> Decision:
     scores: dict[str, float] = {}
+    shed = t.active > 2
     for a in legal:
         c = parse_card(a)
-        scores[a] = _attack_score(t, c, len(t.hand) - 1, len(t.pile) + 1)
+        if shed:
+            scores[a] = _shed_score(t, c)
+        else:
+            scores[a] = _attack_score(t, c, len(t.hand) - 1, len(t.pile) + 1)
     best = _best(scores, rng)
     who = t.others.get(t.next)
     c = parse_card(best)
     if len(t.hand) == 1:
         why, code = "play the last card and go out (K14)", "go_out"
+    elif shed and (who is None or who.count > 2):
+        why = f"{best}: the lowest card to spare while three or more hold cards (K15)"
+        code = "shed_low"
     elif who is not None and t.p_can_beat(who, c) == 0.0:
         why, code = f"{best}: the next player cannot beat it and must pick up (K12)", "unbeatable"
     elif who is not None and who.trump is not None and suit_of(c) == who.trump:
