@@ -89,3 +89,28 @@ def test_arena_command_names_the_budget() -> None:
         "trumps arena --game kozyri --players 3 --bots expert,medium --reference hard "
         "--games 30 --seed 2 --time-limit 0.05"
     )
+
+
+def test_budget_scale_keeps_each_levels_own_budget_ratio() -> None:
+    # hard's own budget is 0.2 s a move, expert's 1 s (trumps.ai.levels): at a scale of
+    # 0.01 they think 0.002 s and 0.01 s, and the oracle as long as the strongest level.
+    ladder = run_ladder(
+        "twentyfive",
+        2,
+        ["medium", "hard", "expert"],
+        ["easy"],
+        games=2,
+        seed=3,
+        executor=_pool(),
+        budget_scale=0.01,
+        oracle=True,
+    )
+    medium, hard, expert, oracle = ladder.cells
+    assert "--time-limit" not in medium.command
+    assert hard.command.endswith("--time-limit 0.002")
+    assert expert.command.endswith("--time-limit 0.01")
+    assert oracle.command.endswith("--time-limit 0.01")
+    with pytest.raises(ArenaSetupError, match="scale"):
+        run_ladder(
+            "twentyfive", 2, ["easy"], ["easy"], games=2, seed=3, executor=_pool(), budget_scale=0
+        )

@@ -22,10 +22,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trumps.ai import BOTS
+from trumps.ai import BOTS, level_limits
 from trumps.ai.oracle import ORACLE_LEVEL
 from trumps.arena.executors import Executor
-from trumps.arena.run import Batch, Matchup, make_matchup, plan_games, run_games
+from trumps.arena.run import (
+    ArenaSetupError,
+    Batch,
+    Matchup,
+    make_matchup,
+    plan_games,
+    run_games,
+)
 from trumps.arena.stats import reference_stats, seat_scores
 
 __all__ = ["SEARCH_LEVELS", "Cell", "Ladder", "arena_command", "run_ladder"]
@@ -124,14 +131,21 @@ def run_ladder(
     rules: str | None = None,
     time_limit: float | None = None,
     search_games: int | None = None,
+    budget_scale: float | None = None,
     oracle: bool = False,
     on_cell: Callable[[Cell], None] | None = None,
 ) -> Ladder:
     """Play every level of ``levels`` (weakest first) against every field of ``fields``;
-    with ``oracle``, the oracle too.  Raises ``ArenaSetupError`` for unknown names."""
+    with ``oracle``, the oracle too.  ``time_limit`` is every bot's time per move;
+    ``budget_scale`` instead gives each searching level that share of its own default
+    budget (``level_limits``; the oracle the strongest level's), so that the levels keep
+    their ratio of budgets (the field's bots do not search).  Raises
+    ``ArenaSetupError`` for unknown names."""
     for name in (*levels, *fields):
         if name not in BOTS:
             make_matchup(game, [name, name], players, rules, time_limit)  # names the error
+    if budget_scale is not None and not budget_scale > 0:
+        raise ArenaSetupError(f"budget scale must be positive, not {budget_scale}", "scale")
     first = make_matchup(game, [levels[0], fields[0]], players, rules, time_limit)
     ladder = Ladder(game, players, first.rules, seed, time_limit)
     everyone = [*levels, ORACLE_LEVEL] if oracle else list(levels)
@@ -139,7 +153,11 @@ def run_ladder(
         played: dict[str, tuple[Matchup, list[dict[str, Any]]]] = {}
         for i, level in enumerate(everyone):
             n = games if level not in SEARCH_LEVELS or search_games is None else search_games
-            matchup = make_matchup(game, [level, fld], players, rules, time_limit)
+            seconds = time_limit
+            if budget_scale is not None:
+                own = level_limits(game, levels[-1] if level == ORACLE_LEVEL else level, players)
+                seconds = None if own.time is None else own.time * budget_scale
+            matchup = make_matchup(game, [level, fld], players, rules, seconds)
             rows = run_games(plan_games(matchup, n, seed), executor)
             played[level] = (matchup, rows)
             share, fair = _first_scores(matchup, rows)
