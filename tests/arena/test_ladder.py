@@ -114,3 +114,10 @@ def test_budget_scale_keeps_each_levels_own_budget_ratio() -> None:
         run_ladder(
             "twentyfive", 2, ["easy"], ["easy"], games=2, seed=3, executor=_pool(), budget_scale=0
         )
+
+
+def test_fair_share_counts_every_player_who_does_not_lose() -> None:
+    # 3-player Svoi Kozyri: one loser, two winners (K15): an equal player scores 2/3.
+    ladder = run_ladder("kozyri", 3, ["easy"], ["easy"], games=3, seed=5, executor=_pool())
+    (cell,) = ladder.cells
+    assert cell.fair == pytest.approx(2 / 3)

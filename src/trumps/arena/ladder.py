@@ -33,7 +33,7 @@ from trumps.arena.run import (
     plan_games,
     run_games,
 )
-from trumps.arena.stats import reference_stats, seat_scores
+from trumps.arena.stats import fair_share, reference_stats, seat_scores
 
 __all__ = ["SEARCH_LEVELS", "Cell", "Ladder", "arena_command", "run_ladder"]
 
@@ -49,7 +49,7 @@ class Cell:
     field: str
     games: int
     share: float  # the level's mean score (a win 1, a draw ½) in its seat
-    fair: float  # what an equal player would score there (1 / seats; per side in teams)
+    fair: float  # what an equal player would score there (``fair_share``)
     seconds_mean: float
     seconds_max: float
     below: str | None = None  # the level the step is measured against
@@ -106,8 +106,7 @@ def _first_scores(matchup: Matchup, rows: Sequence[dict[str, Any]]) -> tuple[flo
     for row in rows:
         seat = list(row["seats"]).index(first)
         got.append(seat_scores(row)[seat])
-        side = next(len(s) for s in row["sides"] if seat in s)
-        fair.append(side / matchup.players)
+        fair.append(fair_share(row))
     return math.fsum(got) / len(got), math.fsum(fair) / len(fair)
 
 

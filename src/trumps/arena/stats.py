@@ -57,6 +57,7 @@ __all__ = [
     "deal_means",
     "elo_estimate",
     "elo_from_score",
+    "fair_share",
     "mean_interval",
     "openskill_ratings",
     "paired_stats",
@@ -315,7 +316,10 @@ def seat_scores(row: dict[str, Any]) -> list[float]:
     return [1.0 if s in winners else 0.0 for s in range(players)]
 
 
-def _fair(row: dict[str, Any]) -> float:
+def fair_share(row: dict[str, Any]) -> float:
+    """What each seat of ``row``'s game would score if all were equal: the winners' share
+    of the seats (a team's seats in teams, every player but the loser in 3–4-player Svoi
+    Kozyri), ½ for a draw."""
     outcome = row["outcome"]
     if outcome["draw"]:
         return 0.5
@@ -349,7 +353,7 @@ def paired_stats(matchup: Matchup, rows: Sequence[dict[str, Any]]) -> dict[str, 
     first = matchup.bots[0]
 
     def above_fair(name: str) -> Callable[[dict[str, Any]], float]:
-        return lambda row: _bot_score(row, name) - _fair(row)
+        return lambda row: _bot_score(row, name) - fair_share(row)
 
     def versus(name: str) -> Callable[[dict[str, Any]], float]:
         return lambda row: _bot_score(row, first) - _bot_score(row, name)
