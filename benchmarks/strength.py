@@ -144,7 +144,7 @@ def main() -> None:
                 continue
             for lv in levels:
                 c = ladder.cell(lv, fld)
-                if c is not None and top.share > c.fair:
+                if c is not None and top.share > c.fair and c.share > c.fair:
                     gap = (c.share - c.fair) / (top.share - c.fair)
                     print(
                         f"  three {fld:7} {lv:7} {gap:5.0%}  ({_pct(c.share)} of {_pct(top.share)})"
