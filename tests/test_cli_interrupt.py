@@ -24,6 +24,12 @@ ENV = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
 LEGAL = r"\nLegal: ([^\r\n]*)\r\n"
 
 
+def _default_sigint() -> None:
+    # As a user's shell starts it: a runner started in the background (``cmd &`` in a
+    # script) ignores SIGINT, and an ignored SIGINT would be inherited by the child.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable,
@@ -32,6 +38,7 @@ def spawn(*args: str) -> pexpect.spawn:
         encoding="utf-8",
         timeout=30,
         dimensions=(50, 220),
+        preexec_fn=_default_sigint,
     )
 
 
