@@ -3,6 +3,7 @@
 ``trumps play GAME``  play against the computer in the terminal
 ``trumps rules [GAME]``  the rule options and presets of each game
 ``trumps record check FILE``  replay a game record and report on it
+``trumps record verify FILE``  check that its deals are the provably fair ones
 ``trumps arena …``  many seeded games between bots, with statistics and ratings
 ``trumps solve POSITION.json``  the exact value and a best move of a 2-player duel position
 ``trumps serve``  the online game server (lobby, tables, bots, persistence) and its page
@@ -25,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import ipaddress
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -39,7 +41,7 @@ from trumps.commands.solve import solve
 from trumps.errors import InvalidRecord, InvalidRules
 from trumps.games import GAMES, Game, Outcome, new_game
 from trumps.games.base import preset_named, rules_from_text
-from trumps.records import loads
+from trumps.records import loads, verify
 from trumps.server.quota import FairUse
 from trumps.tui import PlayOptions
 from trumps.tui import run as run_play
@@ -275,22 +277,54 @@ def outcome_words(outcome: Outcome | None) -> str:
     return f"{seats(outcome.winners)} won, {seats(outcome.losers)} lost ({outcome.reason})"
 
 
-@record.command("check")
-@click.argument("file", type=click.Path(path_type=Path))
-def record_check(file: Path) -> None:
-    """Replay the record in FILE through the engine and report."""
+def _record_text(file: Path) -> str:
     try:
         # utf-8-sig: a byte-order mark, as some editors write, is not part of the JSON.
-        text = file.read_text(encoding="utf-8-sig")
+        return file.read_text(encoding="utf-8-sig")
     except OSError as e:
         raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise click.ClickException(f"cannot read {file}: not a text (UTF-8) file") from None
+
+
+@record.command("check")
+@click.argument("file", type=click.Path(path_type=Path))
+def record_check(file: Path) -> None:
+    """Replay the record in FILE through the engine and report."""
+    text = _record_text(file)
     try:
         game = loads(text)
     except InvalidRecord as e:
         raise click.ClickException(f"{file}: {e}") from None
     click.echo(f"ok: {game.game_id}, {len(game.history)} actions, {outcome_words(game.outcome)}")
+
+
+@record.command("verify")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option(
+    "--contribution",
+    metavar="HEX",
+    help="Your contribution to the deal (the client shows and saves it): it must be in the record.",
+)
+@click.option(
+    "--commitment",
+    metavar="HEX",
+    help="The commitment you were shown before the game: it must be the record's.",
+)
+def record_verify(file: Path, contribution: str | None, commitment: str | None) -> None:
+    """Check that the deals of the game in FILE are the provably fair ones (docs/fairness.md)."""
+    text = _record_text(file)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise click.ClickException(f"{file}: record is not JSON: {e}") from None
+    try:
+        report = verify(data, contribution=contribution, committed=commitment)
+    except InvalidRecord as e:
+        raise click.ClickException(f"{file}: not verified: {e}") from None
+    for line in report:
+        click.echo(f"ok: {line}")
+    click.echo("verified: the deals are the ones committed to before the game")
 
 
 cli.add_command(arena)

@@ -16,12 +16,14 @@ from typing import Any
 
 from trumps.cards import DISCARD, ROB, action_str, parse_action
 from trumps.errors import InvalidRecord, TrumpsError
+from trumps.fairdeal import Fairness, fair_of
 from trumps.games import GAMES, Game, Outcome, new_game
 
-__all__ = ["FORMAT", "InvalidRecord", "dumps", "loads", "record_of", "replay"]
+__all__ = ["FORMAT", "InvalidRecord", "dumps", "loads", "record_of", "replay", "verify"]
 
 FORMAT = "trumps-record/1"
 _KEYS = {"format", "game", "rules", "seed", "players", "actions", "outcome", "started", "finished"}
+_OPTIONAL = {"fair"}  # a provably fair deal (trumps.fairdeal): its secret and contributions
 
 
 def _now() -> str:
@@ -33,20 +35,24 @@ def record_of(
     players: Sequence[str] | None = None,
     started: str | None = None,
     finished: str | None = None,
+    fair: Fairness | None = None,
 ) -> dict[str, Any]:
     """The record of ``game`` (running or finished) as a JSON-ready dict.
 
     ``players`` are display names per seat (default ``Seat 0`` …); ``started`` and
     ``finished`` are ISO 8601 times (``finished`` defaults to now for a finished game
-    and stays null for a running one).
+    and stays null for a running one).  ``fair``, for a game dealt from a secret and the
+    seats' contributions, adds them (its seed must be the game's).
     """
     names = list(players) if players is not None else [f"Seat {s}" for s in range(game.players)]
     if len(names) != game.players:
         raise ValueError(
             f"a record of {game.players} seats needs {game.players} names, got {len(names)}"
         )
+    if fair is not None and fair.seed != game.seed:
+        raise ValueError(f"the fair deal's seed {fair.seed} is not the game's ({game.seed})")
     outcome = game.outcome
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "game": game.game_id,
         "rules": game.rules,
@@ -57,6 +63,9 @@ def record_of(
         "started": started,
         "finished": (finished or _now()) if outcome is not None else None,
     }
+    if fair is not None:
+        record["fair"] = fair.to_json()
+    return record
 
 
 def replay(record: object) -> Game:
@@ -64,7 +73,7 @@ def replay(record: object) -> Game:
     if not isinstance(record, Mapping):
         raise InvalidRecord(f"a record must be a JSON object, not {record!r:.80}")
     missing = sorted(_KEYS - set(record))
-    extra = sorted(set(record) - _KEYS)
+    extra = sorted(set(record) - _KEYS - _OPTIONAL)
     if missing or extra:
         raise InvalidRecord(
             "record keys do not match trumps-record/1: "
@@ -96,6 +105,8 @@ def replay(record: object) -> Game:
             raise InvalidRecord(
                 f"record {key} must be an ISO 8601 time or null, not {record[key]!r}"
             )
+    if "fair" in record:  # the seed must be the committed one, before anything is replayed
+        fair_of(record["fair"], len(players), record["seed"])
     try:
         game = new_game(str(game_id), players=len(players), rules=dict(rules), seed=record["seed"])
         if game.rules != dict(rules):
@@ -111,6 +122,44 @@ def replay(record: object) -> Game:
             raise InvalidRecord(f"record action {i} ({action!r}) does not replay: {e}") from None
     _check_outcome(game, record["outcome"])
     return game
+
+
+def verify(
+    record: object, *, contribution: str | None = None, committed: str | None = None
+) -> list[str]:
+    """Check that ``record``'s deals are the provably fair ones (docs/fairness.md): its
+    secret matches its commitment, its seed is the one derived from the secret and the
+    contributions, and every action replays on the deals that seed makes.  With
+    ``contribution`` (yours), one seat's contribution must be it; with ``committed`` (the
+    commitment you were shown before the game), the record's must be it.  Returns the
+    report, one line per check; raises ``InvalidRecord`` at the first that fails."""
+    if not isinstance(record, Mapping) or "fair" not in record:
+        raise InvalidRecord(
+            "the record has no fair-deal data (a game not dealt from a commitment): "
+            "its deals cannot be verified"
+        )
+    game = replay(record)  # checks the commitment and the seed first (fair_of)
+    fair = fair_of(record["fair"], game.players, record["seed"])
+    report = [
+        f"commitment {fair.commitment[:16]}… is SHA-256 of the secret",
+        f"seed {fair.seed} is derived from the secret and "
+        f"{sum(c is not None for c in fair.contributions)} of {game.players} seats' contributions",
+        f"{game.view(None)['hand']} deal(s) recomputed from the seed; "
+        f"{len(game.history)} actions replay on them",
+    ]
+    if committed is not None:
+        if committed.strip().lower() != fair.commitment:
+            raise InvalidRecord(
+                "the record's commitment is not the one you were shown before the game"
+            )
+        report.append("the commitment is the one you were shown before the game")
+    if contribution is not None:
+        mine = contribution.strip().lower()
+        seats = [s for s, c in enumerate(fair.contributions) if c == mine]
+        if not seats:
+            raise InvalidRecord("your contribution is not in the record: the deal ignored it")
+        report.append(f"your contribution is seat {seats[0]}'s")
+    return report
 
 
 def play_recorded(game: Game, action: str) -> None:
