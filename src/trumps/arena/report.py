@@ -3,9 +3,10 @@
 ``results.json`` (format ``trumps-arena/1``)::
 
     {"format": "trumps-arena/1",
-     "settings": {"game", "players", "rules", "bots", "levels", "scheme", "games",
-                  "deals", "rotations", "complete", "seed", "time_limit", "executor",
-                  "jobs", "versions", "measurement_only": {NAME: NOTE}},
+     "settings": {"game", "players", "rules", "rule_options", "teams", "bots",
+                  "levels", "scheme", "games", "deals", "rotations", "complete", "seed",
+                  "time_limit", "executor", "jobs", "versions",
+                  "measurement_only": {NAME: NOTE}},
      "bots": {NAME: {"games", "wins", "draws", "losses", "ci95": [lo, hi],
                      "win_rate", "decided", "decided_win_rate", "decided_ci95",
                      "score", "fair_share", "vs_fair_share", "seat_games", "moves",
@@ -16,6 +17,7 @@
      "paired": {"unit": "deal", "deals", "games",
                 "above_fair": {NAME: INTERVAL},
                 "differences": [{"bot", "vs", **INTERVAL}, ...],
+                "share": {"bot", "team", **INTERVAL},
                 "reference": {"bot", "reference", "reference_level", "deals",
                               **INTERVAL} | null},
      "reference": {"level", "bot", "bots": {NAME: {…as "bots"…}},
@@ -25,6 +27,8 @@
 
 An INTERVAL is ``{"n", "mean", "sd", "se", "ci95": [lo, hi]}`` over complete deals (in
 score points: a win 1, a draw ½); ``trumps.arena.stats`` defines the paired statistics.
+``rules`` is the rules as ``--rules`` takes them (``classic,teams=2``), ``rule_options``
+every option's value, ``teams`` the seats of each team (``[]`` without teams).
 A bot with ``sees_every_card`` is the oracle: it was given every hidden card
 (measurement only), so its numbers are a ceiling, not a level's strength.
 
@@ -49,7 +53,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from trumps.arena.run import Matchup, Plan, RunInfo
+from trumps.arena.run import TEAM_VS_TEAM, Matchup, Plan, RunInfo
 from trumps.arena.stats import (
     bot_stats,
     elo_estimate,
@@ -58,6 +62,8 @@ from trumps.arena.stats import (
     reference_stats,
     seat_scores,
 )
+from trumps.games import GAMES
+from trumps.games.base import resolve_rules
 
 __all__ = [
     "FORMAT",
@@ -138,6 +144,8 @@ def build_results(
             "game": m.game,
             "players": m.players,
             "rules": m.rules,
+            "rule_options": _rule_options(m),
+            "teams": [list(t) for t in m.teams],
             "bots": list(m.bots),
             "levels": list(m.levels),
             "scheme": m.scheme,
@@ -164,6 +172,14 @@ def build_results(
         },
         "games": list(rows),
     }
+
+
+def _rule_options(m: Matchup) -> dict[str, object]:
+    cls = GAMES[m.game]
+    resolved, _ = resolve_rules(
+        m.game, cls.OPTIONS, cls.PRESETS, cls.DEFAULT_PRESET, m.game_rules()
+    )
+    return resolved
 
 
 def write_json(results: dict[str, Any], path: Path) -> None:
@@ -350,6 +366,12 @@ def print_table(results: dict[str, Any], console: Console | None = None) -> None
             f"{r['mu']:.1f} ± {r['sigma']:.1f}",
         )
     console.print(table)
+    if s.get("scheme") == TEAM_VS_TEAM:
+        first, second = s["bots"]
+        console.print(
+            f"Teams {s['teams']}: {first} plays every seat of one team, {second} all the "
+            f"others; each deal once with {first} in each team's seats."
+        )
     for name, note in marked.items():
         console.print(f"* {name}: {note}")
     elo = results.get("elo")
@@ -403,8 +425,11 @@ def print_paired(paired: dict[str, Any], console: Console) -> None:
     differences, and the reference comparison, in points (percent of a game) with 95%
     Student t intervals over deals."""
     deals = paired["deals"]
+    share = paired.get("share")
+    team = share is not None and share.get("team")
+    where = "every bot in every team's seats" if team else "every bot in every seat"
     table = Table(
-        title=f"Paired over {deals} complete deals ({paired['games']} games, every bot in every seat)",
+        title=f"Paired over {deals} complete deals ({paired['games']} games, {where})",
         box=box.SIMPLE_HEAD,
         caption=(
             "points: per game a win is 100, a draw 50; each deal's games averaged, then the "
@@ -426,3 +451,9 @@ def print_paired(paired: dict[str, Any], console: Console) -> None:
             ref,
         )
     console.print(table)
+    if share is not None and team:
+        ci = share.get("ci95")
+        console.print(
+            f"{share['bot']}'s team won {_pct(share.get('mean'))} of the games (a draw ½), "
+            f"95% CI {_interval(ci)}, paired over {share['n']} deals"
+        )

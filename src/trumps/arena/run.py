@@ -13,13 +13,24 @@ deal is played in only some rotations (``Plan.complete`` is False).
   ``(i + r) % P`` (cyclic rotations: every bot takes every seat once per deal, the
   order round the table is kept).  Two bots in a two-seat game: each deal twice, seats
   swapped.
-* ``one-vs-many`` (two bots, more than two seats): in rotation ``r`` the first bot sits
-  in seat ``r`` and copies of the second take the others.
+* ``one-vs-many`` (two bots, more than two seats, no teams): in rotation ``r`` the first
+  bot sits in seat ``r`` and copies of the second take the others.
+* ``team-vs-team`` (two bots and rules with teams, Twenty-Five ``teams=2`` or ``3``): a
+  run has one rotation per team (``R`` = the number of teams ``T``, not ``P``); in
+  rotation ``r`` copies of the first bot take every seat of team ``r`` (the seats
+  ``s`` with ``s % T == r``, F1) and copies of the second all the other seats.  So
+  rotation ``r`` is rotation 0 with the seats turned ``r`` places, and with two teams
+  each deal is played twice, the teams swapped: each bot holds each team's cards once.
 
 Per game each bot gets one result, ``win`` / ``draw`` / ``loss``: in ``one-each`` that of
 its seat (a seat wins when the outcome lists it among the winners — with teams, when its
 side wins); in ``one-vs-many`` the first bot's seat decides and the field (the second
-bot's copies) gets the opposite result (a draw is a draw for both).
+bot's copies) gets the opposite result (a draw is a draw for both); in ``team-vs-team``
+likewise the first bot's team decides (its seats win or lose together).
+
+Rules are given as ``trumps play --rules`` takes them (``games.base.rules_from_text``):
+a preset, options ``NAME=VALUE`` over the default preset, or both; ``Matchup.rules`` is
+that text written out (``classic,teams=2``), checked against the number of seats.
 
 The oracle (``trumps.ai.oracle``, by the name ``oracle``) is accepted here and nowhere
 else: it is the one player given the game's full position (every hidden card) instead of
@@ -47,13 +58,15 @@ from typing import Any
 from trumps.ai import BOTS, Bot, Limits, make_bot
 from trumps.ai.oracle import ORACLE_LEVEL, ORACLE_NOTE, OracleBot
 from trumps.arena.executors import Executor
-from trumps.errors import IllegalAction, InvalidAction
+from trumps.errors import IllegalAction, InvalidAction, InvalidRules
 from trumps.games import GAMES, new_game
+from trumps.games.base import preset_named, rules_from_text
 
 __all__ = [
     "ARENA_BOTS",
     "ONE_EACH",
     "ONE_VS_MANY",
+    "TEAM_VS_TEAM",
     "ArenaSetupError",
     "Batch",
     "BotFailure",
@@ -74,6 +87,7 @@ __all__ = [
 
 ONE_EACH = "one-each"
 ONE_VS_MANY = "one-vs-many"
+TEAM_VS_TEAM = "team-vs-team"
 
 #: Seconds of play a batch (one task of an executor) should hold at least.
 TARGET_TASK_SECONDS = 1.0
@@ -95,8 +109,10 @@ class BotFailure(RuntimeError):
 class Matchup:
     """What is played: the game, its seats and rules, the bots and the time budget.
 
-    ``bots`` are unique display names (a level given twice becomes ``easy`` and
-    ``easy#2``); ``levels`` the registry level of each.  Picklable: it travels to workers.
+    ``rules`` is the rules as one line (a preset, then any options: ``classic,teams=2``);
+    ``teams`` the seats of each team (empty when everyone plays alone).  ``bots`` are
+    unique display names (a level given twice becomes ``easy`` and ``easy#2``);
+    ``levels`` the registry level of each.  Picklable: it travels to workers.
     """
 
     game: str
@@ -106,15 +122,25 @@ class Matchup:
     levels: tuple[str, ...]
     scheme: str
     time_limit: float | None = None
+    teams: tuple[tuple[int, ...], ...] = ()
 
     @property
     def rotations(self) -> int:
-        """Games per deal: every bot takes every seat position once."""
-        return self.players
+        """Games per deal: every bot takes every seat position once (every team's seats,
+        in ``team-vs-team``)."""
+        return len(self.teams) if self.scheme == TEAM_VS_TEAM else self.players
+
+    def game_rules(self) -> str | dict[str, object]:
+        """The rules as ``new_game`` takes them."""
+        cls = GAMES[self.game]
+        return rules_from_text(self.game, cls.OPTIONS, cls.PRESETS, cls.DEFAULT_PRESET, self.rules)
 
     def lineup(self, rotation: int) -> tuple[str, ...]:
         """The bot name in each seat for ``rotation``."""
         p = self.players
+        if self.scheme == TEAM_VS_TEAM:
+            first = self.teams[rotation]
+            return tuple(self.bots[0] if s in first else self.bots[1] for s in range(p))
         if self.scheme == ONE_VS_MANY:
             return tuple(self.bots[0] if s == rotation else self.bots[1] for s in range(p))
         seats = [""] * p
@@ -154,23 +180,34 @@ def make_matchup(
     rules: str | None = None,
     time_limit: float | None = None,
 ) -> Matchup:
-    """Check the settings and build a ``Matchup``; raises ``ArenaSetupError``."""
+    """Check the settings and build a ``Matchup``; raises ``ArenaSetupError``.
+
+    ``rules`` is what ``trumps play --rules`` takes (a preset, ``NAME=VALUE`` options, or
+    both, comma-separated; default: the game's default preset)."""
     if game not in GAMES:
         raise ArenaSetupError(f"no game {game!r} (games: {', '.join(GAMES)})", "--game")
     cls = GAMES[game]
-    preset = cls.DEFAULT_PRESET if rules is None else rules
-    if preset not in cls.PRESETS:
-        raise ArenaSetupError(
-            f"{game} has no rule preset {preset!r} (presets: {', '.join(cls.PRESETS)})",
-            "--rules",
+    try:
+        chosen = rules_from_text(
+            game, cls.OPTIONS, cls.PRESETS, cls.DEFAULT_PRESET, rules or cls.DEFAULT_PRESET
         )
+    except InvalidRules as e:
+        raise ArenaSetupError(str(e), "--rules") from None
+    text = _rules_text(game, chosen)
     if players is None:
-        players = cls.PRESETS[preset].players or cls.default_players
+        preset = preset_named(cls.PRESETS, text.split(",")[0])
+        players = (preset.players if preset else None) or cls.default_players
     if not cls.min_players <= players <= cls.max_players:
         raise ArenaSetupError(
             f"{game} is for {cls.min_players}–{cls.max_players} players, not {players}",
             "--players",
         )
+    try:  # rules that need another number of players (teams=3 at 4 seats)
+        probe = new_game(game, players=players, rules=chosen, seed=0)
+    except InvalidRules as e:
+        raise ArenaSetupError(str(e), "--rules") from None
+    sides = sorted({tuple(sorted(probe.side_of(s))) for s in range(players)})
+    teams = tuple(sides) if any(len(side) > 1 for side in sides) else ()
     levels = [b.strip() for b in bots]
     for level in levels:
         if level not in ARENA_BOTS:
@@ -178,11 +215,16 @@ def make_matchup(
     if len(levels) == players:
         scheme = ONE_EACH
     elif len(levels) == 2:
-        scheme = ONE_VS_MANY
+        scheme = TEAM_VS_TEAM if teams else ONE_VS_MANY
     else:
+        two = (
+            "the first takes one team's seats, the second the others"
+            if teams
+            else "the first takes one seat, the second the others"
+        )
         raise ArenaSetupError(
             f"{len(levels)} bot{'s' if len(levels) != 1 else ''} for {players} seats: give "
-            f"two (the first takes one seat, the second the others) or {players} (one seat each)",
+            f"two ({two}) or {players} (one seat each)",
             "--bots",
         )
     names: list[str] = []
@@ -191,7 +233,28 @@ def make_matchup(
         names.append(level if k == 0 else f"{level}#{k + 1}")
     if time_limit is not None and not time_limit > 0:
         raise ArenaSetupError(f"time limit must be positive, not {time_limit}", "--time-limit")
-    return Matchup(game, players, preset, tuple(names), tuple(levels), scheme, time_limit)
+    return Matchup(
+        game, players, text, tuple(names), tuple(levels), scheme, time_limit, teams=teams
+    )
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _rules_text(game: str, chosen: str | dict[str, object]) -> str:
+    """Checked rules (``rules_from_text``'s result) as one line: the preset's own name
+    (not an alias), then the options given, ``classic,teams=2``."""
+    cls = GAMES[game]
+    name = chosen if isinstance(chosen, str) else str(chosen["preset"])
+    preset = preset_named(cls.PRESETS, name)
+    assert preset is not None  # rules_from_text checked it
+    if isinstance(chosen, str):
+        return preset.name
+    options = [f"{k}={_show(v)}" for k, v in chosen.items() if k != "preset"]
+    return ",".join([preset.name, *options])
 
 
 def with_reference(matchup: Matchup, level: str) -> Matchup:
@@ -267,7 +330,7 @@ def bot_results(
     """Each bot's result, ``win`` / ``draw`` / ``loss``, of a game (module docstring)."""
     if draw:
         return dict.fromkeys(matchup.bots, "draw")
-    if matchup.scheme == ONE_VS_MANY:
+    if matchup.scheme in (ONE_VS_MANY, TEAM_VS_TEAM):
         single = "win" if seats.index(matchup.bots[0]) in winners else "loss"
         return {matchup.bots[0]: single, matchup.bots[1]: "loss" if single == "win" else "win"}
     return {name: "win" if seats.index(name) in winners else "loss" for name in matchup.bots}
@@ -288,7 +351,9 @@ def play_game(matchup: Matchup, spec: GameSpec) -> dict[str, Any]:
     which is given ``game.to_json()`` (every card) instead of the view.  Every key but
     ``seconds`` (wall-clock time per move) is a function of ``spec`` alone.
     """
-    game = new_game(matchup.game, players=matchup.players, rules=matchup.rules, seed=spec.seed)
+    game = new_game(
+        matchup.game, players=matchup.players, rules=matchup.game_rules(), seed=spec.seed
+    )
     bots = [_player(matchup.level_of(name), matchup.game) for name in spec.seats]
     rngs = [
         random.Random(f"trumps-arena/{spec.seed}/{spec.rotation}/{s}")

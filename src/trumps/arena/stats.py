@@ -11,8 +11,9 @@ Definitions (per bot, over the games of a run):
 * ``fair_share`` — the decided-game win rate a bot of equal strength would expect in
   this bot's place: per decided game, the fraction of seats among the winners (1/2 in a
   duel; 1/P in Twenty-Five for one seat; (P−1)/P in Svoi Kozyri, where only one
-  player loses; 1/teams with teams) and, for the field in a one-against-many match, one
-  minus the single seat's share; averaged over the decided games.
+  player loses; 1/teams with teams) and, for the field in a one-against-many or
+  team-against-team match, one minus the first bot's share; averaged over the decided
+  games.
   ``vs_fair_share`` = decided_win_rate / fair_share;
 * ``openskill`` — Plackett–Luce (openskill) ratings ``mu``, ``sigma`` and ``ordinal``
   (mu − 3·sigma), updated game by game in game order: the sides of the game (teams, or
@@ -35,6 +36,8 @@ unit, and a difference measured deal by deal has the luck of the cards taken out
   match, the field's score per seat), game by game;
 * *reference* — the first bot's score − the score of a reference bot that played the
   same games (the same deals, seats and the same generators for the others) in its place;
+* *share* — the first bot's score itself: in a team-against-team match the share of
+  games its team won (a draw ½), every deal played once with it in each team's seats;
 * each is averaged over the games of a deal, and the deal means give the mean, the
   standard deviation, and the 95% Student t interval mean ± t(0.975, n − 1)·sd/√n over
   the n deals.  Only *complete* deals (played in every rotation) count; with fewer than
@@ -49,7 +52,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from trumps.arena.run import ONE_VS_MANY, Matchup
+from trumps.arena.run import ONE_VS_MANY, TEAM_VS_TEAM, Matchup
 
 __all__ = [
     "Z95",
@@ -116,7 +119,7 @@ def bot_stats(matchup: Matchup, rows: Sequence[dict[str, Any]]) -> dict[str, dic
                 losses += 1
             if result != "draw":
                 share = _seat_share(row, matchup.players)
-                if matchup.scheme == ONE_VS_MANY and name == matchup.bots[1]:
+                if matchup.scheme in (ONE_VS_MANY, TEAM_VS_TEAM) and name == matchup.bots[1]:
                     share = 1.0 - share
                 shares.append(share)
             for s, who in enumerate(row["seats"]):
@@ -348,8 +351,9 @@ def deal_means(
 
 
 def paired_stats(matchup: Matchup, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Per bot its score above fair share, and the first bot's difference from each other
-    bot (the field, per seat), each as ``mean_interval`` over complete deals."""
+    """Per bot its score above fair share, the first bot's difference from each other
+    bot (the field, per seat) and the first bot's share (its score; its team's in a
+    team-against-team match), each as ``mean_interval`` over complete deals."""
     first = matchup.bots[0]
 
     def above_fair(name: str) -> Callable[[dict[str, Any]], float]:
@@ -365,6 +369,9 @@ def paired_stats(matchup: Matchup, rows: Sequence[dict[str, Any]]) -> dict[str, 
     for name in matchup.bots[1:]:
         means = deal_means(matchup, rows, versus(name))
         differences.append({"bot": first, "vs": name, **mean_interval(list(means.values()))})
+    share = mean_interval(
+        list(deal_means(matchup, rows, lambda row: _bot_score(row, first)).values())
+    )
     deals = len(deal_means(matchup, rows, lambda row: 0.0))
     return {
         "unit": "deal",
@@ -372,6 +379,7 @@ def paired_stats(matchup: Matchup, rows: Sequence[dict[str, Any]]) -> dict[str, 
         "games": deals * matchup.rotations,
         "above_fair": above,
         "differences": differences,
+        "share": {"bot": first, "team": matchup.scheme == TEAM_VS_TEAM, **share},
     }
 
 

@@ -47,7 +47,9 @@ _PATH = click.Path(dir_okay=False, writable=True, path_type=Path)
     metavar="A,B[,C…]",
     help=(
         f"Bot levels ({', '.join(BOTS)}; or {ORACLE_LEVEL}, which {ORACLE_NOTE}): one per "
-        "seat, or two — the first takes one seat, the second all the others."
+        "seat, or two — the first takes one seat, the second all the others; with teams "
+        "(--rules teams=2 or 3) the first takes every seat of one team, the second all "
+        "the other seats."
     ),
 )
 @click.option(
@@ -64,11 +66,20 @@ _PATH = click.Path(dir_okay=False, writable=True, path_type=Path)
     required=True,
     type=click.IntRange(min=1),
     metavar="N",
-    help="Games in all. Each deal is played once per seat rotation (P for P seats): N/P deals.",
+    help=(
+        "Games in all. Each deal is played once per seat rotation (P for P seats, or one "
+        "per team with two bots and teams): N/P deals."
+    ),
 )
 @click.option("--seed", required=True, type=click.IntRange(min=0), help="Seed of the deals.")
 @click.option("--players", "-n", type=int, help="Number of seats (default: the game's).")
-@click.option("--rules", "preset", metavar="PRESET", help="A rule preset (see `trumps rules`).")
+@click.option(
+    "--rules",
+    "rules",
+    metavar="RULES",
+    help="A rule preset, options, or both, as `trumps play` takes them: classic, teams=2 or "
+    "classic,teams=3 (see `trumps rules`).",
+)
 @click.option(
     "--jobs",
     "-j",
@@ -99,7 +110,7 @@ def arena(
     n_games: int,
     seed: int,
     players: int | None,
-    preset: str | None,
+    rules: str | None,
     jobs: int | None,
     out: Path | None,
     csv_path: Path | None,
@@ -113,13 +124,20 @@ def arena(
     same cards and the luck of the deal cancels; the paired table compares the bots deal
     by deal (with --reference, against another bot on the same games).  Results do not
     depend on --jobs.
+
+    Team match: with teams in the rules (Twenty-Five teams=2 or 3; seat s is in team s
+    mod the number of teams) and two bots, the first bot plays every seat of one team
+    and the second all the other seats; each deal is played once per team, the seats
+    turned so that the first bot holds each team's cards once (twice with two teams:
+    the teams swapped).  The report gives the share of games the first bot's team won,
+    with a 95% interval paired over deals.
     """
     if plot is not None:  # before the games, not after: `trumps` names the missing extra
         import matplotlib  # noqa: F401
     for path, option in ((out, "--out"), (csv_path, "--csv"), (plot, "--plot")):
         check_writable(path, option)  # before the games too
     try:
-        matchup = make_matchup(game, bots.split(","), players, preset, time_limit)
+        matchup = make_matchup(game, bots.split(","), players, rules, time_limit)
         plan = plan_games(matchup, n_games, seed)
         ref_plan = None
         if reference is not None:
