@@ -283,6 +283,38 @@ def test_twentyfive_does_not_overtake_partner() -> None:
     assert _decide(game).action == "8D"
 
 
+def test_twentyfive_teams_of_three_do_not_trump_a_partners_trick() -> None:
+    # Teams of three (F1): {0, 2, 4} and {1, 3, 5}; hearts are trumps.  Seat 1's K♣
+    # holds the clubs trick and seat 5, last to play and out of clubs, may play any card.
+    # Trumping with the 5♥ takes nothing more; kept, it wins the last trick and the game
+    # (15 + 5 + 5).  So the 4♦, and the reason says the trick is the team's.
+    game = _twentyfive(
+        turnup="2H",
+        rules={"teams": 3},
+        hands=[["QD"], ["9S"], ["JD"], ["8S"], ["TD"], ["4D", "5H"]],
+        trick=["2C", "KC", "3C", "4C", "6C"],
+        leader=0,
+        dealer=5,
+        to_move=5,
+        scores=[10, 15],
+        teams=[[0, 2, 4], [1, 3, 5]],
+    )
+    decision = _decide(game)
+    assert decision.action == "4D"
+    assert decision.explain is not None and decision.explain.code == "trick_ours"
+    # The same cards with seat 1 on the other team: now the trick is lost unless trumped.
+    game = _twentyfive(
+        turnup="2H",
+        hands=[["QD"], ["9S"], ["JD"], ["8S"], ["TD"], ["4D", "5H"]],
+        trick=["2C", "KC", "3C", "4C", "6C"],
+        leader=0,
+        dealer=5,
+        to_move=5,
+        scores=[0, 10, 0, 0, 0, 20],
+    )
+    assert _decide(game).action == "5H"
+
+
 def _race(scores: list[int]) -> Game:
     # Clubs trumps; seat 0 led the KH, seat 1 trumped with the 2C, seat 2 followed; seat 3
     # holds the master 5C and a low plain card, last to play.

@@ -187,6 +187,25 @@ def test_does_not_overtake_the_partner(bot_class: type[Bot]) -> None:
     assert _decide(position, bot_class) == "4C"
 
 
+@pytest.mark.parametrize("bot_class", BOT_CLASSES)
+def test_teams_of_three_do_not_trump_the_partners_trick(bot_class: type[Bot]) -> None:
+    # Teams {0, 2, 4} and {1, 3, 5}; hearts are trumps.  Seat 1's K♣ holds the trick and
+    # seat 5 plays last: the 5♥ kept wins the last trick, and with this one the game for
+    # the team (15 + 5 + 5) — the search scores the team's result, not the seat's tricks.
+    position = {
+        "game": "twentyfive",
+        "rules": {"teams": 3},
+        "teams": [[0, 2, 4], [1, 3, 5]],
+        "dealer": 5,
+        "turnup": "2H",
+        "hands": [["QD"], ["9S"], ["JD"], ["8S"], ["TD"], ["4D", "5H"]],
+        "trick": ["2C", "KC", "3C", "4C", "6C"],
+        "to_move": 5,
+        "scores": [10, 15],
+    }
+    assert _decide(position, bot_class) == "4D"
+
+
 # -- Twenty-Five rollout policy, race reward, inference ----------------------------------
 
 
