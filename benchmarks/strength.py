@@ -85,7 +85,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="twentyfive")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--rules", default=None, help="a rule preset")
+    ap.add_argument(
+        "--rules", default=None, help="rules as trumps arena --rules takes them (teams=2)"
+    )
     ap.add_argument("--levels", default="random,easy,medium,hard,expert")
     ap.add_argument("--fields", default="random,easy,medium")
     ap.add_argument("--games", type=int, default=4000, help="games per level and field")

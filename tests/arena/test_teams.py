@@ -19,6 +19,7 @@ from trumps.arena import (
     play_batch,
     run_games,
 )
+from trumps.arena.ladder import arena_command
 from trumps.arena.run import ONE_EACH, ONE_VS_MANY, TEAM_VS_TEAM, Matchup
 from trumps.arena.stats import bot_stats, paired_stats
 from trumps.cli import cli
@@ -226,3 +227,10 @@ def test_command_plays_a_team_match_and_records_the_rules(tmp_path: Path) -> Non
     share = data["paired"]["share"]
     assert share["team"] is True and share["mean"] == pytest.approx(wins / 8)
     assert data["bots"]["easy"]["seat_games"] == [4, 4, 4, 4]
+
+
+def test_ladder_commands_give_the_rules() -> None:
+    m = make_matchup("twentyfive", ["medium", "easy"], 6, "teams=3")
+    command = arena_command(m, 40, 3)
+    assert "--rules classic,teams=3" in command and "--players 6" in command
+    assert "--rules" not in arena_command(make_matchup("twentyfive", ["medium", "easy"]), 8, 1)

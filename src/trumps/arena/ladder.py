@@ -34,6 +34,7 @@ from trumps.arena.run import (
     run_games,
 )
 from trumps.arena.stats import fair_share, reference_stats, seat_scores
+from trumps.games import GAMES
 
 __all__ = ["SEARCH_LEVELS", "Cell", "Ladder", "arena_command", "run_ladder"]
 
@@ -91,6 +92,8 @@ def arena_command(matchup: Matchup, games: int, seed: int, reference: str | None
         f"--players {matchup.players}",
         f"--bots {','.join(matchup.levels)}",
     ]
+    if matchup.rules != GAMES[matchup.game].DEFAULT_PRESET:
+        parts.append(f"--rules {matchup.rules}")
     if reference is not None:
         parts.append(f"--reference {reference}")
     parts += [f"--games {games}", f"--seed {seed}"]
