@@ -13,6 +13,19 @@ at the horizon nor relied on a depth-limited table entry: ``hz`` counts those ev
 and a subtree whose search left ``hz`` unchanged is stored as *proven* (valid at any
 depth).  Iterative deepening stops as soon as the root is proven.
 
+A cutoff's lower bound rests on the move that cut alone, so the node gives back the
+``hz`` and repetitions of the moves it refuted before that one: a fail-high is proven
+when its cutting move's subtree is.
+
+Proofs (``prove``, what ``solve`` asks for).  Only the value is wanted, so each
+iteration runs two null-window probes instead of a full window: "a win within the
+depth?" (window ``WIN_MIN - 1``) and "a loss?" (``-WIN_MIN``).  Either succeeding is a
+proof; the value is a draw once the first has failed proven (no win) and the second
+has succeeded proven (no loss).  Horizon leaves then score 0 (any non-decisive score
+does), lead moves that leave the opponent few replies come first, and past the first
+iterations the depth goes up by two.  A proven win's score is a fail-soft bound: the
+length of a winning line found, not necessarily the shortest.
+
 Repetitions (K17).  Inside the search a position that is already on the current path
 is scored as a draw.  With the 3-fold rule this gives the true value at the root:
 if the side to move can win in this "second occurrence draws" game, its winning
@@ -55,6 +68,8 @@ PROVEN: Final = 1 << 20  # the table depth of a proven entry: valid at any depth
 MAX_PLY: Final = 400  # the longest path searched (a horizon beyond it)
 CHECK_EVERY: Final = 256
 TT_CAP: Final = 600_000  # table entries before depth-limited ones are dropped
+PROVE_STEP_FROM: Final = 6  # proof iterations deepen by 2 from this depth on
+MOBILITY: Final = 100  # proof move ordering: per reply the opponent would have
 
 EXACT: Final = 0
 LOWER: Final = 1
@@ -164,6 +179,7 @@ class KozyriSearch:
         self.next_check = 0
         self.stop = False
         self.poll: Callable[[], bool] | None = None  # see the module doc
+        self.prove = False  # prove the value only (see ``run``)
         self.interrupted = False
         self.hz = 0  # horizon cuts and depth-limited table hits (see the module doc)
         self.rep_low = INF  # lowest path index a subtree scored a repetition of
@@ -185,12 +201,11 @@ class KozyriSearch:
         moves = core.legal_moves()
         res.best = self.order(moves, -1, core.tm)[0]
         root_key = core.key()
-        depth = 1
-        while depth <= self.max_depth:
-            if len(self.tt) >= TT_CAP:
-                self.prune_tt()
-            for i in range(len(self.hist)):
-                self.hist[i] >>= 2
+        if self.prove:
+            self.prove_value(res, root_key)
+        depth = 0 if self.prove else 1
+        while 0 < depth <= self.max_depth:
+            self.new_iteration()
             hz0 = self.hz
             best, score, fallback = self.root(root_key, depth, res.best)
             if self.stop:
@@ -211,6 +226,84 @@ class KozyriSearch:
         res.pv = self.principal_variation(res.best)
         res.seconds = perf_counter() - self.start
         return res
+
+    def new_iteration(self) -> None:
+        if len(self.tt) >= TT_CAP:
+            self.prune_tt()
+        for i in range(len(self.hist)):
+            self.hist[i] >>= 2
+
+    def prove_value(self, res: SearchResult, root_key: tuple[int, ...]) -> None:
+        """Iterative deepening of two null-window probes: a win within the depth
+        (window ``WIN_MIN - 1``) and a loss (``-WIN_MIN``); a draw once both fail
+        without a horizon cut.  A win's or a loss's score is a bound (fail-soft): a
+        winning line's length, not the shortest."""
+        not_win = False
+        not_loss = False
+        depth = 1
+        while depth <= self.max_depth:
+            self.new_iteration()
+            if not not_win:
+                best, score, proven = self.probe(root_key, depth, WIN_MIN - 1, res.best)
+                if self.stop:
+                    break
+                if score >= WIN_MIN:
+                    res.best = best
+                    res.score = score
+                    res.depth = depth
+                    res.exact = True
+                    return
+                not_win = proven
+            if not not_loss:
+                best, score, proven = self.probe(root_key, depth, -WIN_MIN, res.best)
+                if self.stop:
+                    break
+                res.best = best
+                res.depth = depth
+                if score <= -WIN_MIN:
+                    res.score = score
+                    res.exact = True
+                    return
+                not_loss = proven
+            if not_win and not_loss:
+                res.score = 0
+                res.exact = True
+                return
+            # Proofs need deep iterations and each costs about the sum of those before
+            # it: past the first few, the depth goes up by two (a third of the nodes).
+            depth += 1 if depth < PROVE_STEP_FROM else 2
+
+    def probe(
+        self, key: tuple[int, ...], depth: int, alpha: int, prev: int
+    ) -> tuple[int, int, bool]:
+        """A root search with the window (alpha, alpha + 1): (best move, fail-soft
+        score, whether that bound is proven)."""
+        core = self.core
+        p = core.tm
+        moves = self.order(core.legal_moves(), prev, p)
+        best = -INF
+        best_move = moves[0]
+        self.path[key] = 0
+        hz0 = self.hz
+        proven = False
+        for i in range(len(moves)):
+            m = moves[i]
+            hzc = self.hz
+            core.apply(m)
+            v = self.after(p, depth - 1, alpha, alpha + 1, 1)
+            core.undo()
+            if self.stop:
+                break
+            if v > best:
+                best = v
+                best_move = m
+            if v > alpha:
+                proven = self.hz == hzc
+                break
+        else:
+            proven = self.hz == hz0
+        del self.path[key]
+        return best_move, best, proven
 
     def root(self, key: tuple[int, ...], depth: int, prev: int) -> tuple[int, int, int]:
         """One iteration: (best move, score, a move proved better than ``prev`` before
@@ -312,7 +405,7 @@ class KozyriSearch:
                     return v
         if depth <= 0 or ply >= MAX_PLY:
             self.hz += 1
-            return self.evaluate()
+            return 0 if self.prove else self.evaluate()
         p = core.tm
         moves = core.legal_moves()
         if len(moves) == 1:
@@ -326,12 +419,14 @@ class KozyriSearch:
         self.path[key] = ply
         hz0 = self.hz
         saved_low = self.rep_low
-        self.rep_low = INF
+        low = INF
         best = -INF
         best_move = moves[0]
         a = alpha
         for i in range(len(moves)):
             m = moves[i]
+            hzc = self.hz
+            self.rep_low = INF
             core.apply(m)
             if i == 0:
                 v = self.after(p, child_depth, a, beta, ply + 1)
@@ -348,11 +443,15 @@ class KozyriSearch:
                 if v > a:
                     a = v
                     if a >= beta:
+                        # A cutoff's lower bound rests on this move alone: the horizon
+                        # cuts and repetitions of the moves refuted before it do not count.
+                        self.hz = hz0 + (self.hz - hzc)
+                        low = self.rep_low
                         self.hist[p * 80 + (m & 63)] += depth * depth
                         break
+            low = min(low, self.rep_low)
         del self.path[key]
-        low = self.rep_low
-        self.rep_low = min(self.rep_low, saved_low)
+        self.rep_low = min(low, saved_low)
         if self.stop:
             return 0
         if low >= ply:  # path-independent (see the module doc): worth keeping
@@ -381,6 +480,7 @@ class KozyriSearch:
         tq = core.trumps[q]
         hq = core.hands[q]
         facing = len(core.pile) > 0 and not core.owes
+        prove = self.prove
         keyed: list[int] = []
         for m in moves:
             if m == first:
@@ -398,8 +498,11 @@ class KozyriSearch:
                     s = -(3 * r)  # shed low cards first
                     if own:
                         s -= 200 + 8 * r
-                    if not hq & BEAT[(m << 2) | tq]:
+                    bq = hq & BEAT[(m << 2) | tq]
+                    if not bq:
                         s += 600  # the opponent cannot beat it: K11 pick-up
+                    elif prove:
+                        s -= MOBILITY * popcount(bq)  # few replies: small proof trees
                 s += self.hist[p * 80 + m]
             keyed.append((s << 7) | m)  # = s * 128 + m (m < 128), without a product
         keyed.sort(reverse=True)

@@ -175,6 +175,8 @@ def run_search(
     node_limit: int | None,
     max_depth: int | None = None,
     weights: Weights | None = None,
+    *,
+    prove: bool = False,
 ) -> SearchResult:
     """Run the iterative-deepening search on ``core`` (restored afterwards).
 
@@ -187,6 +189,7 @@ def run_search(
         max_depth if max_depth is not None else 0,
         weights if weights is not None else Weights(),
     )
+    search.prove = prove
     with sigint_deferred() as poll:
         search.poll = poll
         res = search.run()
@@ -210,7 +213,7 @@ def solve(
         raise ValueError(f"node_limit must be positive, not {node_limit!r}")
     core = duel_core(position_or_game)
     to_move = core.tm
-    res = run_search(core, time_limit, node_limit, max_depth)
+    res = run_search(core, time_limit, node_limit, max_depth, prove=True)
     value, plies = _value_of(res)
     return SolveResult(
         value=value,
