@@ -58,7 +58,16 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Final
 
-from trumps.games.kozyri._core import BEAT, RUNNING, TAKE, KozyriCore, take_count
+from trumps.games.kozyri._core import (
+    BEAT,
+    CARDS_HIGH,
+    CARDS_LOW,
+    CARDS_MID,
+    RUNNING,
+    TAKE,
+    KozyriCore,
+    take_count,
+)
 
 WIN: Final = 1_000_000
 WIN_MIN: Final = WIN - 100_000  # |score| ≥ WIN_MIN: a proven win or loss
@@ -187,20 +196,118 @@ class KozyriSearch:
         self.path: dict[tuple[int, ...], int] = {}
         self.hist: list[int] = [0] * 160
         self.last_scores: dict[int, int] = {}
-        self.losses0: list[int] = list(core.losses)
         # K17 cap: values near it depend on the ply count, which then joins the key.
         self.ply_key = core.max_plies - core.ply <= MAX_PLY + 2
+        # The searched position: the core's, played here by ``play``/``unplay`` (two
+        # players: hands h0 and h1, the pile and ``pkey`` as in the core).
+        self.h0: int = core.hands[0]
+        self.h1: int = core.hands[1]
+        self.t0: int = core.trumps[0]
+        self.t1: int = core.trumps[1]
+        self.pile: list[int] = list(core.pile)
+        self.pkey: int = core.pkey
+        self.tm: int = core.tm
+        self.owes: bool = core.owes
+        self.ply: int = core.ply
+        self.vol: bool = core.vol
+        self.rep_limit: int = core.rep_limit
+        self.max_plies: int = core.max_plies
+        self.history: dict[tuple[int, ...], int] = core.rep  # K17 counts before the root
+
+    # -- the position ---------------------------------------------------------------
+    def key(self) -> tuple[int, ...]:
+        """K17: the core's key of the searched position."""
+        return (self.h0, self.pkey, (self.tm << 1) | (1 if self.owes else 0))
+
+    def legal(self) -> list[int]:
+        """The core's ``legal_moves`` for the searched position (K7–K11)."""
+        p = self.tm
+        pile = self.pile
+        m = self.h0 if p == 0 else self.h1
+        if pile and not self.owes:
+            m &= BEAT[(pile[-1] << 2) | (self.t0 if p == 0 else self.t1)]  # K8/K9
+            if not m:
+                return [TAKE]  # K11: cannot beat
+        out = list(CARDS_LOW[(m >> 16) & 4095])
+        x = (m >> 28) & 4095
+        if x:
+            out.extend(CARDS_MID[x])
+        x = m >> 40
+        if x:
+            out.extend(CARDS_HIGH[x])
+        if self.vol and pile and not self.owes:
+            out.append(TAKE)  # K11 option: picking up is always allowed
+        return out
+
+    def play(self, m: int) -> None:
+        """The core's move ``m`` (K8–K14); ``unplay`` takes it back."""
+        p = self.tm
+        pile = self.pile
+        if m == TAKE:
+            # K12: how many the picker takes; K13: the other player faces the new top.
+            k = take_count(pile[-1], self.t0 if p == 0 else self.t1, len(pile))
+            taken = 0
+            for _ in range(k):
+                taken |= 1 << pile.pop()
+            self.pkey >>= 6 * k
+            if p == 0:
+                self.h0 |= taken
+            else:
+                self.h1 |= taken
+            self.tm = 1 - p
+            self.owes = False
+        else:
+            bit = 1 << m
+            if p == 0:
+                h = self.h0 ^ bit
+                self.h0 = h
+            else:
+                h = self.h1 ^ bit
+                self.h1 = h
+            beating = not self.owes and len(pile) > 0
+            pile.append(m)
+            self.pkey = (self.pkey << 6) | m
+            if beating and h != 0:
+                self.owes = True  # K10: a beat owes a second card
+            else:
+                self.owes = False  # K14: out, however the last card went
+                self.tm = 1 - p
+        self.ply += 1
+
+    def unplay(self, m: int, p: int, pkey: int, owes: bool) -> None:
+        """Take back ``m``, played by ``p`` from ``pkey`` and ``owes``."""
+        pile = self.pile
+        if m == TAKE:
+            k = (pkey.bit_length() - 1) // 6 - len(pile)
+            taken = 0
+            for i in range(k - 1, -1, -1):
+                c = (pkey >> (6 * i)) & 63
+                pile.append(c)
+                taken |= 1 << c
+            if p == 0:
+                self.h0 ^= taken
+            else:
+                self.h1 ^= taken
+        else:
+            if p == 0:
+                self.h0 |= 1 << m
+            else:
+                self.h1 |= 1 << m
+            pile.pop()
+        self.pkey = pkey
+        self.owes = owes
+        self.tm = p
+        self.ply -= 1
 
     # -- driver ---------------------------------------------------------------------
     def run(self) -> SearchResult:
         res = SearchResult()
-        core = self.core
         self.start = perf_counter()
         self.deadline = self.start + self.time_limit if self.time_limit > 0 else 1e300
         self.next_check = min(CHECK_EVERY, self.node_limit)
-        moves = core.legal_moves()
-        res.best = self.order(moves, -1, core.tm)[0]
-        root_key = core.key()
+        moves = self.legal()
+        res.best = self.order(moves, -1, self.tm)[0]
+        root_key = self.key()
         if self.prove:
             self.prove_value(res, root_key)
         depth = 0 if self.prove else 1
@@ -278,9 +385,10 @@ class KozyriSearch:
     ) -> tuple[int, int, bool]:
         """A root search with the window (alpha, alpha + 1): (best move, fail-soft
         score, whether that bound is proven)."""
-        core = self.core
-        p = core.tm
-        moves = self.order(core.legal_moves(), prev, p)
+        p = self.tm
+        pkey = self.pkey
+        owes = self.owes
+        moves = self.order(self.legal(), prev, p)
         best = -INF
         best_move = moves[0]
         self.path[key] = 0
@@ -289,9 +397,9 @@ class KozyriSearch:
         for i in range(len(moves)):
             m = moves[i]
             hzc = self.hz
-            core.apply(m)
+            self.play(m)
             v = self.after(p, depth - 1, alpha, alpha + 1, 1)
-            core.undo()
+            self.unplay(m, p, pkey, owes)
             if self.stop:
                 break
             if v > best:
@@ -308,9 +416,10 @@ class KozyriSearch:
     def root(self, key: tuple[int, ...], depth: int, prev: int) -> tuple[int, int, int]:
         """One iteration: (best move, score, a move proved better than ``prev`` before
         a stop, or -1)."""
-        core = self.core
-        p = core.tm
-        moves = self.order(core.legal_moves(), prev, p)
+        p = self.tm
+        pkey = self.pkey
+        owes = self.owes
+        moves = self.order(self.legal(), prev, p)
         alpha = -INF
         best = moves[0]
         better = -1
@@ -319,7 +428,7 @@ class KozyriSearch:
         scores: dict[int, int] = {}
         for i in range(len(moves)):
             m = moves[i]
-            core.apply(m)
+            self.play(m)
             if i == 0:
                 v = self.after(p, depth - 1, -INF, INF, 1)
             else:
@@ -327,7 +436,7 @@ class KozyriSearch:
                 if v > alpha and not self.stop:
                     better = m  # it beats the best so far, whatever the re-search says
                     v = self.after(p, depth - 1, alpha, INF, 1)
-            core.undo()
+            self.unplay(m, p, pkey, owes)
             if self.stop:
                 break
             scores[m] = v
@@ -354,40 +463,40 @@ class KozyriSearch:
         self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
 
     # -- the search -----------------------------------------------------------------
-    def terminal(self, p: int, ply: int) -> int:
-        """The finished hand's score for ``p`` (K16, K17; a match's next hand is not
-        searched: the hand's loser is the one whose loss count went up)."""
-        core = self.core
-        q = 1 - p
-        if core.losses[p] > self.losses0[p]:
-            return -(WIN - ply)
-        if core.losses[q] > self.losses0[q]:
-            return WIN - ply
-        return 0
-
     def after(self, p: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The score for ``p`` of the position just reached by ``p``'s move."""
-        core = self.core
-        if core.result != RUNNING or core.choosing:
-            return self.terminal(p, ply)
-        key = core.key()
+        if (self.h0 if p == 0 else self.h1) == 0:
+            # K14/K16: p is out and the other player L holds cards: L loses, unless
+            # L's one card beats the top card (the draw rule).
+            h = self.h1 if p == 0 else self.h0
+            if (
+                h & (h - 1) == 0
+                and h & BEAT[(self.pile[-1] << 2) | (self.t1 if p == 0 else self.t0)]
+            ):
+                return 0
+            return WIN - ply
+        key = self.key()
         r = self.path.get(key, -1)
         if r >= 0:
             # K17: a repetition on the path scores a draw (see the module doc).
             self.rep_low = min(self.rep_low, r)
             return 0
-        if core.tm == p:  # K10: p owes the second card
+        limit = self.rep_limit
+        if limit and self.history.get(key, 0) + 1 >= limit:
+            return 0  # K17: a position seen before the root, now drawn
+        if self.ply >= self.max_plies:
+            return 0  # K17 safety cap
+        if self.tm == p:  # K10: p owes the second card
             return self.node(key, depth, alpha, beta, ply)
         return -self.node(key, depth, -beta, -alpha, ply)
 
     def node(self, key: tuple[int, ...], depth: int, alpha: int, beta: int, ply: int) -> int:
-        core = self.core
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
         if self.stop:
             return 0
-        tkey = (*key, core.ply) if self.ply_key else key
+        tkey = (*key, self.ply) if self.ply_key else key
         entry = self.tt.get(tkey)
         ttmove = -1
         if entry is not None:
@@ -406,8 +515,10 @@ class KozyriSearch:
         if depth <= 0 or ply >= MAX_PLY:
             self.hz += 1
             return 0 if self.prove else self.evaluate()
-        p = core.tm
-        moves = core.legal_moves()
+        p = self.tm
+        pkey = self.pkey
+        owes = self.owes
+        moves = self.legal()
         if len(moves) == 1:
             child_depth = depth  # a forced move costs no depth
         else:
@@ -427,14 +538,14 @@ class KozyriSearch:
             m = moves[i]
             hzc = self.hz
             self.rep_low = INF
-            core.apply(m)
+            self.play(m)
             if i == 0:
                 v = self.after(p, child_depth, a, beta, ply + 1)
             else:
                 v = self.after(p, child_depth, a, a + 1, ply + 1)
                 if a < v < beta and not self.stop:
                     v = self.after(p, child_depth, a, beta, ply + 1)
-            core.undo()
+            self.unplay(m, p, pkey, owes)
             if self.stop:
                 break
             if v > best:
@@ -474,12 +585,10 @@ class KozyriSearch:
         the history heuristic; a pick-up last."""
         if len(moves) <= 1:
             return moves
-        core = self.core
-        q = 1 - p
-        tp = core.trumps[p]
-        tq = core.trumps[q]
-        hq = core.hands[q]
-        facing = len(core.pile) > 0 and not core.owes
+        tp = self.t0 if p == 0 else self.t1
+        tq = self.t1 if p == 0 else self.t0
+        hq = self.h1 if p == 0 else self.h0
+        facing = len(self.pile) > 0 and not self.owes
         prove = self.prove
         keyed: list[int] = []
         for m in moves:
@@ -513,14 +622,12 @@ class KozyriSearch:
 
     def evaluate(self) -> int:
         """A heuristic score for the side to move, strictly inside ±EVAL_MAX."""
-        core = self.core
         w = self.w
-        p = core.tm
-        q = 1 - p
-        hp = core.hands[p]
-        hq = core.hands[q]
-        tp = core.trumps[p]
-        tq = core.trumps[q]
+        p = self.tm
+        hp = self.h0 if p == 0 else self.h1
+        hq = self.h1 if p == 0 else self.h0
+        tp = self.t0 if p == 0 else self.t1
+        tq = self.t1 if p == 0 else self.t0
         score = w.card * popcount(hq) - w.card * popcount(hp)
         # Cards the other side cannot beat force pick-ups (K9, K11).
         up = 0
@@ -541,8 +648,8 @@ class KozyriSearch:
             x ^= low
         score += w.unbeatable * up - w.unbeatable * uq
         score += self.trump_strength(hp, tp) - self.trump_strength(hq, tq)
-        pile = core.pile
-        if pile and not core.owes:
+        pile = self.pile
+        if pile and not self.owes:
             top = pile[-1]
             if not hp & BEAT[(top << 2) | tp]:
                 score -= w.pickup * take_count(top, tp, len(pile))  # K12
