@@ -63,6 +63,7 @@ from trumps.games.kozyri._core import (
     CARDS_HIGH,
     CARDS_LOW,
     CARDS_MID,
+    POP12,
     RUNNING,
     TAKE,
     KozyriCore,
@@ -101,11 +102,8 @@ SUIT_MASK: Final[list[int]] = _suit_masks()
 
 
 def popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """The cards in a hand (a mask of pack cards, bits 16–51)."""
+    return POP12[(x >> 16) & 4095] + POP12[(x >> 28) & 4095] + POP12[x >> 40]
 
 
 def to_tt(v: int, ply: int) -> int:
@@ -212,7 +210,11 @@ class KozyriSearch:
         self.vol: bool = core.vol
         self.rep_limit: int = core.rep_limit
         self.max_plies: int = core.max_plies
-        self.history: dict[tuple[int, ...], int] = core.rep  # K17 counts before the root
+        # K17: the positions before the root that one more occurrence draws.
+        self.history: dict[tuple[int, ...], int] = {}
+        for k, count in core.rep.items():
+            if core.rep_limit and count + 1 >= core.rep_limit:
+                self.history[k] = count
 
     # -- the position ---------------------------------------------------------------
     def key(self) -> tuple[int, ...]:
@@ -481,9 +483,8 @@ class KozyriSearch:
             # K17: a repetition on the path scores a draw (see the module doc).
             self.rep_low = min(self.rep_low, r)
             return 0
-        limit = self.rep_limit
-        if limit and self.history.get(key, 0) + 1 >= limit:
-            return 0  # K17: a position seen before the root, now drawn
+        if (self.history and key in self.history) or self.rep_limit == 1:
+            return 0  # K17: a position seen before the root (or any, at 1), now drawn
         if self.ply >= self.max_plies:
             return 0  # K17 safety cap
         if self.tm == p:  # K10: p owes the second card
@@ -581,8 +582,8 @@ class KozyriSearch:
 
     # -- heuristics -----------------------------------------------------------------
     def order(self, moves: list[int], first: int, p: int) -> list[int]:
-        """Moves best-first: ``first`` (the table's move), then by rules of thumb and
-        the history heuristic; a pick-up last."""
+        """Moves best-first, sorted in place: ``first`` (the table's move), then by
+        rules of thumb and the history heuristic; a pick-up last."""
         if len(moves) <= 1:
             return moves
         tp = self.t0 if p == 0 else self.t1
@@ -590,8 +591,8 @@ class KozyriSearch:
         hq = self.h1 if p == 0 else self.h0
         facing = len(self.pile) > 0 and not self.owes
         prove = self.prove
-        keyed: list[int] = []
-        for m in moves:
+        for i in range(len(moves)):
+            m = moves[i]
             if m == first:
                 s = 1 << 30
             elif m == TAKE:
@@ -613,12 +614,11 @@ class KozyriSearch:
                     elif prove:
                         s -= MOBILITY * popcount(bq)  # few replies: small proof trees
                 s += self.hist[p * 80 + m]
-            keyed.append((s << 7) | m)  # = s * 128 + m (m < 128), without a product
-        keyed.sort(reverse=True)
-        out: list[int] = []
-        for k in keyed:
-            out.append(k & 127)
-        return out
+            moves[i] = (s << 7) | m  # = s * 128 + m (m < 128), without a product
+        moves.sort(reverse=True)
+        for i in range(len(moves)):
+            moves[i] &= 127
+        return moves
 
     def evaluate(self) -> int:
         """A heuristic score for the side to move, strictly inside ±EVAL_MAX."""
