@@ -79,7 +79,7 @@ MAX_PLY: Final = 400  # the longest path searched (a horizon beyond it)
 CHECK_EVERY: Final = 256
 TT_CAP: Final = 1_000_000  # table entries before depth-limited ones are dropped
 PROVE_STEP_FROM: Final = 6  # proof iterations deepen by 2 from this depth on
-PROBE_RATIO: Final = 4  # a probe this many times cheaper than the other runs ahead
+PROBE_RATIO: Final = 8  # a probe this many times cheaper than the other runs ahead
 MOBILITY: Final = 100  # proof move ordering: per reply the opponent would have
 
 EXACT: Final = 0
