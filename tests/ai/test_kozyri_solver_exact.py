@@ -4,7 +4,8 @@ The solver prunes (null-window probes, cutoffs whose bounds rest on one move, a 
 of proven entries); the reference below prunes nothing but "a win is a win" and keeps
 no table.  Both score a position repeated on the search path as a draw (K17, see
 ``trumps.ai._kozyri_search``) and a finished hand by K16.  The endgames are seeded
-positions with 3–5 cards a hand and a pile of up to 8 cards, with the rule options.
+positions with 3–5 cards a hand and a pile of up to 8 cards, with the rule options,
+some a few random moves on (a history for K17).
 """
 
 from __future__ import annotations
@@ -100,6 +101,12 @@ def _cases(first: int, count: int) -> list[tuple[int, trumps.Game]]:
             game = trumps.from_json(d)
         except trumps.InvalidPosition:
             continue
+        # A few moves first: positions before the root count for K17 (at 2, one more
+        # occurrence of any of them draws).
+        for _ in range(rng.choice([0, 0, 2, 4, 6])):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_actions()))
         if not game.is_over:
             out.append((seed, game))
     return out
@@ -129,3 +136,44 @@ def test_proofs_agree_with_plain_minimax(first: int) -> None:
         checked += 1
         values.add(want)
     assert checked >= 35 and values == {-1, 0, 1}
+
+
+def test_positions_before_the_root_count_for_k17() -> None:
+    """At ``repetition_draw`` 2 one more occurrence of a position seen before the root
+    draws: the solver agrees with the reference, including where that history decides
+    the value (the reference without it says otherwise)."""
+    decided_by_history = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        n0, n1 = rng.randint(2, 4), rng.randint(2, 4)
+        cards = rng.sample(PACK, n0 + n1)
+        d = {
+            "game": "kozyri",
+            "trumps": rng.sample("SHDC", 2),
+            "hands": [cards[:n0], cards[n0:]],
+            "pile": [],
+            "to_move": rng.randrange(2),
+            "known": [[], []],
+            "rules": {"repetition_draw": 2},
+        }
+        try:
+            game = trumps.from_json(d)
+        except trumps.InvalidPosition:
+            continue
+        for _ in range(rng.randint(2, 10)):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_actions()))
+        if game.is_over or len(duel_core(game).rep) < 3:
+            continue
+        try:
+            want = Reference(duel_core(game), 20_000).root()
+            fresh = duel_core(game)
+            fresh.rep = {fresh.key(): 1}
+            without = Reference(fresh, 20_000).root()
+        except TooBig:
+            continue
+        r = solve(game, None, 200_000)
+        assert r.value is not None and VALUE[r.value] == want, (seed, r)
+        decided_by_history += want != without
+    assert decided_by_history >= 3
