@@ -20,10 +20,11 @@ when its cutting move's subtree is.
 Proofs (``prove``, what ``solve`` asks for).  Only the value is wanted, so two
 null-window probes deepen in turn instead of a full window: "a win within the depth?"
 (window ``WIN_MIN - 1``) and "a loss?" (``-WIN_MIN``), each at its own depth (a far
-cheaper one runs ahead).  Either succeeding is a proof; the value is a draw once the first has failed proven (no win) and the second
-has succeeded proven (no loss).  Horizon leaves then score 0 (any non-decisive score
-does), lead moves that leave the opponent few replies come first, and past the first
-iterations the depth goes up by two.  A proven win's score is a fail-soft bound: the
+cheaper one runs ahead).  Either succeeding is a proof; the value is a draw once the
+first has failed proven (no win) and the second has succeeded proven (no loss).
+Horizon leaves then score 0 (any non-decisive score does), lead moves that leave the
+opponent few replies come first, and past the first iterations the depth goes up by
+three.  A proven win's score is a fail-soft bound: the
 length of a winning line found, not necessarily the shortest.
 
 Repetitions (K17).  Inside the search a position that is already on the current path
@@ -78,7 +79,7 @@ PROVEN: Final = 1 << 20  # the table depth of a proven entry: valid at any depth
 MAX_PLY: Final = 400  # the longest path searched (a horizon beyond it)
 CHECK_EVERY: Final = 256
 TT_CAP: Final = 1_000_000  # table entries before depth-limited ones are dropped
-PROVE_STEP_FROM: Final = 6  # proof iterations deepen by 2 from this depth on
+PROVE_STEP_FROM: Final = 6  # proof iterations deepen by 3 from this depth on
 PROBE_RATIO: Final = 8  # a probe this many times cheaper than the other runs ahead
 MOBILITY: Final = 100  # proof move ordering: per reply the opponent would have
 
@@ -126,8 +127,8 @@ def from_tt(v: int, ply: int) -> int:
 
 def next_depth(depth: int) -> int:
     """Proofs need deep iterations and each costs about the sum of those before it:
-    past the first few, the depth goes up by two (a third of the nodes)."""
-    return depth + 1 if depth < PROVE_STEP_FROM else depth + 2
+    past the first few, the depth goes up by three."""
+    return depth + 1 if depth < PROVE_STEP_FROM else depth + 3
 
 
 class Weights:
