@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import trumps
 from trumps.cli import cli
 from trumps.errors import InvalidRecord
-from trumps.fairdeal import Fairness, check_contribution, commitment, deal_seed, secret_from
+from trumps.fairdeal import Fairness, check_contribution, commitment, deal_seed
 from trumps.records import record_of, replay, verify
 
 SECRET = "5e" * 32
@@ -62,11 +62,6 @@ def test_a_bad_contribution_is_refused_in_one_line(value: object) -> None:
 def test_contributions_of_16_and_128_hex_digits_are_taken() -> None:
     assert check_contribution("0" * 16) == "0" * 16
     assert check_contribution("a" * 128) == "a" * 128
-
-
-def test_a_server_with_a_fixed_seed_makes_the_same_secrets_again() -> None:
-    assert secret_from(7, 1) == secret_from(7, 1) != secret_from(7, 2)
-    assert len(secret_from(7, 1)) == 64
 
 
 @pytest.mark.parametrize("game_id,players", [("twentyfive", 4), ("kozyri", 2)])

@@ -579,6 +579,12 @@ def serve(
     problem = service_problem(workers=workers, db=db, redis_url=redis_url, node_id=node_id)
     if problem is not None:
         raise click.UsageError(problem, ctx)
+    if seed is not None:
+        click.echo(
+            "warning: --seed deals every table from the seed: the deals are predictable and "
+            "not provably fair (tests and demonstrations only)",
+            err=True,
+        )
     try:
         run_server(
             host=host,

@@ -38,7 +38,6 @@ __all__ = [
     "deal_seed",
     "fair_of",
     "new_secret",
-    "secret_from",
 ]
 
 SCHEME = "trumps-deal/1"
@@ -52,12 +51,6 @@ _HEX = re.compile(r"[0-9a-f]*")
 def new_secret() -> str:
     """A fresh random secret (64 hex digits)."""
     return secrets.token_hex(SECRET_HEX // 2)
-
-
-def secret_from(seed: int, number: int) -> str:
-    """The ``number``-th secret of a server started with a fixed ``--seed`` (tests, demos):
-    reproducible, and so proves nothing — such a server is not for play that matters."""
-    return hashlib.sha256(f"trumps-secret/{seed}/{number}".encode()).hexdigest()
 
 
 def commitment(secret: str) -> str:

@@ -362,6 +362,19 @@ def hidden_cards_sent(
     does not list it as known; a spectator may know only public cards (``known``).
     """
     positions = positions_by_event(messages, table_id, record)
+    # Before the start a committed game is not dealt (docs/fairness.md): no hand is shown.
+    starts = [
+        e["number"]
+        for m in messages
+        if m.get("table_id") == table_id
+        for e in ([m] if m["type"] == "event" else m.get("log", []))
+        if e.get("kind") == "start"
+    ]
+    committed = any(
+        m.get("table_id") == table_id and m["type"] == "table_state" and m.get("commitment")
+        for m in messages
+    )  # a server without --seed: the game is dealt only as it starts
+    start = min(starts, default=0) if committed else 0
     problems: list[str] = []
     for msg in messages:
         if msg.get("table_id") != table_id or msg["type"] not in ("event", "table_state"):
@@ -393,6 +406,10 @@ def hidden_cards_sent(
         if view is not None:
             shown = view.pop("hands")
             for s, hand in enumerate(shown):
+                if s == seat and number < start:
+                    if not isinstance(hand, dict) or hand["known"]:
+                        problems.append(f"event {number}: seat {s} was shown cards before the deal")
+                    continue
                 if s == seat:
                     if sorted(hand) != sorted(hands[s]):
                         problems.append(f"event {number}: seat {s} was shown a wrong own hand")

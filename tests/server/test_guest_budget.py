@@ -6,7 +6,6 @@ and is never refused; another address has its own budget.  The budget across pro
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from collections.abc import Awaitable, Callable
@@ -16,12 +15,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from server.hubkit import decoded, said
+from server.hubkit import decoded, run_hub, said
 from trumps.cli import cli
 from trumps.server.app import SETTINGS_ENV, ServerSettings, app_from_env, settings_env
 from trumps.server.hub import GUEST_WINDOW, GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
 from trumps.server.protocol import Error, Welcome
-from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 SECRET = "guest-budget-secret-0123456789"
@@ -44,18 +42,7 @@ class CountingStore(SqlStore):
 def run(
     tmp_path: Path, body: Callable[[Hub, CountingStore], Awaitable[None]], **options: Any
 ) -> None:
-    async def main() -> None:
-        store = CountingStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
-        await store.create()
-        hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1, **options))
-        await hub.start()
-        try:
-            await asyncio.wait_for(body(hub, store), 60)
-        finally:
-            await hub.stop()
-            await store.close()
-
-    asyncio.run(main())
+    run_hub(tmp_path / "hub.db", body, store_class=CountingStore, **options)
 
 
 async def hello(

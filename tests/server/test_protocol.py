@@ -51,6 +51,7 @@ CLIENT_SAMPLES: list[p.ClientMessage] = [
     p.Resync(table_id="t-1", last_event=9),
     p.HintAsk(table_id="t-1"),
     p.RematchAsk(table_id="t-1"),
+    p.Contribute(table_id="t-1", value="00ff" * 8),
     p.Ping(),
     p.Ping(nonce=3),
 ]

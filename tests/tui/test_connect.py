@@ -261,6 +261,7 @@ def test_play_the_computer_to_the_end(server: ServerProc, tmp_path: Path) -> Non
             assert moves > 0
             await until(pilot, lambda: "Game over" in status_text(app), "the result shown")
             assert t.record_id is not None
+
             # A rematch: a new table, same seat, same bot; resigned at once (with a confirm).
             await pilot.press("n")
             await until(pilot, lambda: on_table(app) not in (None, table_id), "the rematch")
@@ -555,3 +556,35 @@ def test_an_unavailable_server_is_asked_again(tmp_path: Path) -> None:
         assert len(hellos) == 2 and hellos[1] - hellos[0] >= HELLO_AGAIN * 0.9
 
     asyncio.run(main())
+
+
+def test_the_client_contributes_to_the_deal_and_checks_it(tmp_path: Path) -> None:
+    """docs/fairness.md: against a server without a fixed seed the client gives its own
+    value after the commitment, shows both, and checks the finished game's record."""
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'fair.db'}", tmp_path, seed=None)
+    proc.start()
+
+    async def body() -> None:
+        app = ConnectApp(proc.http, name="Vera", token_file=tmp_path / "client.json")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.client.state.welcomed, "the welcome")
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, GameForm), "the form")
+            await pilot.click("#ok")
+            await until(pilot, lambda: on_table(app) is not None, "the table screen")
+            t = table(app, str(on_table(app)))
+            await until(pilot, lambda: t.started, "the start, once our value is in")
+            committed, value = app.client.state.contributions[t.table_id]
+
+            def notes() -> list[str]:
+                return [feed_text(t, i).plain for i in t.feed if i.kind == "note"]
+
+            assert any(committed in n and value in n for n in notes())
+            await pilot.press("r", "y")
+            await until(pilot, lambda: any("Fair deal verified" in n for n in notes()), "check")
+            assert any("your own contribution" in n for n in notes())
+
+    try:
+        run(body)
+    finally:
+        proc.stop()

@@ -176,3 +176,38 @@ def test_a_table_the_server_gave_up_is_said_and_leaves_the_lobby_list() -> None:
     assert [row["table_id"] for row in state.lobby] == ["t-2"]
     assert state.tables["t-1"].legal == []
     assert any("never started" in str(i.data) for i in state.tables["t-1"].feed)
+
+
+def test_the_client_contributes_once_per_commitment_and_checks_the_record() -> None:
+    """docs/fairness.md: a seat's value is given after the commitment, before the deal, the
+    same value again after a reconnection; the record is checked against both."""
+    import random as _random
+
+    import trumps
+    from trumps.fairdeal import Fairness, commitment, new_secret
+    from trumps.records import record_of
+    from trumps.tui.connect.model import ClientState
+
+    secret = new_secret()
+    shown = commitment(secret)
+    state = ClientState()
+    base = {"type": "table_state", "table_id": "t-1", "seat": 0, "commitment": shown}
+    first = state.contribution({**base, "contributed": False, "dealt": False})
+    assert first is not None and first["type"] == "contribute" and len(first["value"]) == 64
+    again = state.contribution({**base, "contributed": False, "dealt": False})
+    assert again == first  # a reconnection before the start: the same value
+    for done in ({"contributed": True}, {"dealt": True}, {"seat": None}, {"commitment": None}):
+        assert state.contribution({**base, **done}) is None
+    fair = Fairness(secret, (first["value"], None))
+    game = trumps.new_game("kozyri", players=2, seed=fair.seed)
+    rng = _random.Random(2)
+    while game.outcome is None:
+        game.play(rng.choice(game.legal_actions()))
+    record = record_of(game, fair=fair)
+    text, passed = state.fair_check("t-1", record)
+    assert passed and "your own contribution" in text
+    other = record_of(game, fair=fair) | {"fair": {**fair.to_json(), "contributions": [None, None]}}
+    text, passed = state.fair_check("t-1", other)
+    assert not passed and "FAILED" in text
+    text, passed = state.fair_check("t-1", {k: v for k, v in record.items() if k != "fair"})
+    assert not passed and "cannot be verified" in text

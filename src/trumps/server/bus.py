@@ -61,6 +61,7 @@ class RemoteConn:
         self.bus, self.node, self.conn_id = bus, node, conn_id
         self.player: int | None = None
         self.name = ""
+        self.contributes = False  # its client promised contributions (its process says)
         # What its client's address is counted under (``quota.address_key``: a hash, as
         # the connection's process sent it with the request); None: not known.
         self.address_key: str | None = None

@@ -187,6 +187,7 @@ class Cluster:
             "c": conn.id,
             "p": conn.player,
             "n": conn.name,
+            "f": conn.contributes,
             # The owner counts what this request makes against the client's address
             # (a rematch's table): its hash travels, never the address itself.
             "a": None if conn.address is None else address_key(conn.address),
@@ -222,6 +223,7 @@ class Cluster:
             remote = self.bus.remote(p["from"], p["c"])
             remote.player, remote.name = p.get("p"), p.get("n") or ""
             remote.address_key = p.get("a")
+            remote.contributes = bool(p.get("f"))
             hub.remote_command(remote, p)
         elif kind == "out":
             conn = hub.conn_by_id(p["c"])

@@ -18,6 +18,7 @@ __all__ = [
     "Chat",
     "Command",
     "ConnCommand",
+    "ContributeCmd",
     "Disconnect",
     "Expire",
     "GraceOver",
@@ -105,6 +106,13 @@ class Chat(ConnCommand):
 
 
 @dataclass(frozen=True)
+class ContributeCmd(ConnCommand):
+    """``conn`` gives its seat's random value for the deal (docs/fairness.md)."""
+
+    value: str
+
+
+@dataclass(frozen=True)
 class HintCmd(ConnCommand):
     """``conn`` asks what the strongest bot would play for its seat."""
 
@@ -160,6 +168,7 @@ Command: TypeAlias = (
     | ResyncCmd
     | Chat
     | HintCmd
+    | ContributeCmd
     | BotMove
     | GraceOver
     | Timeout

@@ -212,6 +212,7 @@ class Connection:
         self.outbox = Outbox()
         self.player: int | None = None
         self.name = ""
+        self.contributes = False  # it promised a contribution to each deal (fairdeal)
         self.account: str | None = None
         self.address: str | None = None  # the client's IP address, for its budgets (quota)
         self.tables: set[str] = set()

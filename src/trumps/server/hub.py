@@ -451,6 +451,7 @@ class Hub(TableRequests, Availability):
             conn.pending = True
         conn.token = token
         conn.player, conn.name, conn.account = player_id, msg.name, account
+        conn.contributes = msg.contributes
         mine = [
             table_id
             for table_id, live in self.tables.items()

@@ -31,7 +31,8 @@ class Persisted(BotPlay):
 
     def running_record(self) -> dict[str, Any]:
         """The record so far, seed included: for the store only, never for a client."""
-        return record_of(self.game, self.record_names(), started=self.started_at)
+        fair = self.fairness() if self.started else None  # dealt from it at the start
+        return record_of(self.game, self.record_names(), started=self.started_at, fair=fair)
 
     def meta(self) -> dict[str, Any]:
         """What the store keeps beside the record to resume this table after a restart."""
@@ -45,12 +46,25 @@ class Persisted(BotPlay):
             "number": self.number,
             "started": self.started,
             "chat_count": self.chat_count,
+            **self._fair_meta(),
+        }
+
+    def _fair_meta(self) -> dict[str, Any]:
+        if self.secret is None:
+            return {}
+        return {
+            "fair": {
+                "secret": self.secret,
+                "promised": [seat.promised for seat in self.seats],
+                "contributions": [seat.contribution for seat in self.seats],
+            }
         }
 
     def needs_write(self) -> bool:
         """Whether the table changed since its last write (or was never stored)."""
         return (
             not self._created
+            or self._meta_dirty
             or len(self.events) > self._saved_events
             or bool(self._chat_unsaved)
             or (self._final is not None and self.record_id is None)
@@ -81,6 +95,7 @@ class Persisted(BotPlay):
     def wrote(self, write: TableWrite, game_id: int) -> None:
         """``write`` (from ``pending_write``) is durable, in row ``game_id``."""
         self._created = True
+        self._meta_dirty = False
         self.game_row = game_id
         self._saved_events += len(write.events)
         del self._chat_unsaved[: len(write.chat)]

@@ -13,6 +13,7 @@ import logging
 from typing import Any, NamedTuple, cast
 
 from trumps.errors import TrumpsError
+from trumps.fairdeal import commitment
 from trumps.games.base import Game, Why
 from trumps.records import play_recorded
 from trumps.server.commands import Outbox
@@ -89,7 +90,10 @@ class Projection(TableBase):
     # -- messages -----------------------------------------------------------------------
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see: the game's view for it; for None (a spectator) the game's
-        public view (no private hand, no private discard)."""
+        public view (no private hand, no private discard).  Before the game starts it is not
+        dealt yet (docs/fairness.md): everyone is shown the public view."""
+        if not self.started and self.secret is not None:
+            return {**self.game.view(None), "seat": seat}
         return self.game.view(seat)
 
     def seat_infos(self) -> list[SeatInfo]:
@@ -206,6 +210,9 @@ class Projection(TableBase):
             record_id=self.record_id,
             bot_pace=self.shown_pace(),
             spectators=self.spectator_list(),
+            commitment=None if self.secret is None else commitment(self.secret),
+            contributed=seat is not None and self.seats[seat].contribution is not None,
+            dealt=self.started,
         )
 
     def spectator_list(self) -> SpectatorList:

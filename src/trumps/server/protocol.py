@@ -106,6 +106,9 @@ Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_CHARS)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
 ActionText = Annotated[str, Meta(min_length=1, max_length=MAX_ACTION_CHARS)]
 Preset = Annotated[str, Meta(min_length=1, max_length=MAX_PRESET_CHARS)]
+# A seat's contribution to a fair deal (trumps.fairdeal): 16-128 lowercase hex digits.
+Contribution = Annotated[str, Meta(min_length=16, max_length=128, pattern=r"^([0-9a-f]{2})+$")]
+Digest = Annotated[str, Meta(min_length=64, max_length=64, pattern=r"^[0-9a-f]+$")]
 SeatNo = Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
 EventNo = Annotated[int, Meta(ge=0)]
 Seconds = Annotated[float, Meta(ge=0, le=MAX_SECONDS)]
@@ -244,6 +247,9 @@ class Hello(_Msg, tag="hello", kw_only=True):
     protocol: Annotated[int, Meta(ge=1)]
     name: Name
     resume_token: Token | None = None
+    # This client sends a ``contribute`` for every seat it takes (docs/fairness.md): the
+    # games of its tables wait for it before they are dealt.
+    contributes: bool = False
 
     def __post_init__(self) -> None:
         self.name = clean_text(self.name).strip()
@@ -358,6 +364,14 @@ class RematchAsk(_Msg, tag="rematch", kw_only=True):
     table_id: Id
 
 
+class Contribute(_Msg, tag="contribute", kw_only=True):
+    """My seat's random value for the deal, sent after the table state that carried the
+    table's ``commitment`` (docs/fairness.md); once per seat, before the game starts."""
+
+    table_id: Id
+    value: Contribution
+
+
 class Ping(_Msg, tag="ping", kw_only=True):
     """Keep-alive; answered by ``pong`` with the same ``nonce``."""
 
@@ -380,6 +394,7 @@ ClientMessage: TypeAlias = (
     | Resync
     | HintAsk
     | RematchAsk
+    | Contribute
     | Ping
 )
 
@@ -438,6 +453,12 @@ class TableState(_Msg, tag="table_state", kw_only=True):
     # The bots' pace here (docs/protocol.md#pacing); ``instant`` at a table of bots only.
     bot_pace: BotPace = "normal"
     spectators: SpectatorList = msgspec.field(default_factory=SpectatorList)
+    # The fair deal (docs/fairness.md): SHA-256 of the server's secret for this game, and
+    # whether the recipient's seat has given its contribution, and whether the game is
+    # dealt (it started: too late to contribute).
+    commitment: Digest | None = None
+    contributed: bool = False
+    dealt: bool = False
 
 
 class Event(_Msg, tag="event", kw_only=True):

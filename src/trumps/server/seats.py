@@ -9,13 +9,18 @@ connection — within the grace period, after a takeover, or from a second tab �
 is ``join``.  A player who leaves on purpose gives the seat up (``leave``): a running game
 goes on with the takeover bot (``takeover``, the seat ``left``) until a newcomer sits there,
 a table that has not started opens the seat.
+
+Before the game starts, a seat whose client promised a contribution to the deal (its
+``hello`` said ``contributes``) gives it with ``contribute``; the game is dealt from the
+server's secret and the contributions when it starts (``_deal``, docs/fairness.md).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-from trumps.server.commands import GraceOver, Join, Outbox
+from trumps.games import new_game
+from trumps.server.commands import ContributeCmd, GraceOver, Join, Outbox
 from trumps.server.projection import Projection
 from trumps.server.protocol import MAX_SPECTATOR_NAMES, Replaced, SpectatorList, Spectators
 
@@ -66,6 +71,7 @@ class Seats(Projection):
         self._unsubscribe(c.conn)
         seat = self.seats[seat_no]
         seat.owner, seat.conn, seat.name = owner, c.conn, c.name
+        seat.promised, seat.contribution = _promises(c.conn), None
         self._subs[c.conn] = seat_no
         seat.away = False  # a newcomer in a seat given up: the takeover bot stops
         self._send(c.conn, self._snapshot(seat_no))
@@ -80,6 +86,8 @@ class Seats(Projection):
             self._send(old, Replaced(table_id=self.table_id, seat=seat_no))  # … and is told
         self._unsubscribe(conn)
         seat.conn, seat.epoch = conn, seat.epoch + 1
+        if seat.contribution is None:  # the client now in the seat keeps its own promise
+            seat.promised = _promises(conn)
         if name:
             seat.name = name
         self._cancel_timer(("grace", seat_no))
@@ -118,7 +126,7 @@ class Seats(Projection):
                 seat.away = True
                 self._emit("takeover", seat=seat_no)
             else:
-                seat.name = None
+                self._open_seat(seat_no)
                 self._spectators_changed()  # a watcher numbered for this name is not now
         else:
             self._emit("disconnect", seat=seat_no)
@@ -139,9 +147,45 @@ class Seats(Projection):
                 seat.away = True
                 self._emit("takeover", seat=c.seat)
         else:  # nobody is waiting for a person who never came back before the start
-            seat.owner, seat.name = None, None
+            seat.owner = None
+            self._open_seat(c.seat)
             self._emit("leave", seat=c.seat)
             self._spectators_changed()
+
+    def _open_seat(self, seat_no: int) -> None:
+        """A seat given up before the start: whoever sits there next deals anew."""
+        seat = self.seats[seat_no]
+        seat.name, seat.promised, seat.contribution = None, False, None
+        self._meta_dirty = True
+
+    # -- the fair deal ---------------------------------------------------------------------
+    def _contribute(self, c: ContributeCmd) -> None:
+        seat_no = self._seat_of(c.conn)  # None: it was told it holds no seat here
+        if seat_no is None:
+            return
+        seat = self.seats[seat_no]
+        if self.secret is None:
+            self._error(c.conn, "not_allowed", "this table's deal takes no contributions")
+            return
+        if self.started:
+            self._error(c.conn, "not_allowed", "this game is dealt already: too late to contribute")
+            return
+        if seat.contribution == c.value:
+            return  # sent again after a reconnection: already counted
+        if seat.contribution is not None:
+            self._error(c.conn, "not_allowed", f"seat {seat_no} has contributed already")
+            return
+        seat.contribution, seat.promised = c.value, True
+        self._meta_dirty = True  # durable before the game is dealt from it
+
+    def _deal(self) -> None:
+        """Deal the game from the secret and the contributions, as it starts."""
+        fair = self.fairness()
+        if fair is None or fair.seed == self.game.seed:
+            return
+        game = self.game
+        self._notes_game = None  # the notes were of the game before the deal
+        self.game = new_game(game.game_id, players=game.players, rules=game.rules, seed=fair.seed)
 
     # -- who watches -----------------------------------------------------------------------
     def watcher_names(self) -> dict[object, str]:
@@ -203,3 +247,8 @@ def _name_key(name: str) -> str:
     """A name as compared for sameness: compatibility-normalised, case-folded, spaces
     collapsed (``Ａｎａ``, ``ANA`` and ``ana `` are one name)."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _promises(conn: Outbox) -> bool:
+    """Whether ``conn``'s client promised to contribute to the deals (its ``hello``)."""
+    return bool(getattr(conn, "contributes", False))

@@ -40,6 +40,7 @@ from trumps.server.commands import (
     Chat,
     Command,
     ConnCommand,
+    ContributeCmd,
     Disconnect,
     Expire,
     GraceOver,
@@ -71,6 +72,7 @@ __all__ = [
     "Chat",
     "Command",
     "ConnCommand",
+    "ContributeCmd",
     "Disconnect",
     "GraceOver",
     "HintCmd",
@@ -142,6 +144,7 @@ class Table(Persisted):
         bot_time: float | None = 0.05,
         bot_seed: int | None = None,
         time: TimeSource | None = None,
+        secret: str | None = None,
     ) -> None:
         super().__init__(
             table_id,
@@ -152,6 +155,7 @@ class Table(Persisted):
             bot_time=bot_time,
             bot_seed=bot_seed,
             time=time,
+            secret=secret,
         )
         self.listener = listener
 
@@ -210,6 +214,7 @@ class Table(Persisted):
             runner=runner,
             bot_time=bot_time,
             time=time,
+            secret=(meta.get("fair") or {}).get("secret"),
         )
         table.started = bool(meta.get("started", True))
         table.started_at = started_at
@@ -218,6 +223,10 @@ class Table(Persisted):
             seat.owner = owners[s] if seat.level is None else None
             seat.name = meta.get("names", [None] * game.players)[s]
             seat.away = bool(meta.get("away", [False] * game.players)[s])
+            fair = meta.get("fair")
+            if fair is not None:
+                seat.promised = bool(fair["promised"][s])
+                seat.contribution = fair["contributions"][s]
             clocks = meta.get("clocks")
             if clocks is not None and clocks[s] is not None:
                 table.clock.left[s] = float(clocks[s])
@@ -333,6 +342,8 @@ class Table(Persisted):
             self._chat(command)
         elif isinstance(command, HintCmd):
             self._hint(command)
+        elif isinstance(command, ContributeCmd):
+            self._contribute(command)
         elif isinstance(command, BotMove):
             self._bot_move(command)
         elif isinstance(command, GraceOver):
@@ -459,8 +470,16 @@ class Table(Persisted):
             return
         humans = [s for s, seat in enumerate(self.seats) if seat.level is None]
         if (humans or self._start_asked) and all(
-            self.seats[s].owner is not None and self.seats[s].conn is not None for s in humans
+            self.seats[s].owner is not None
+            and self.seats[s].conn is not None
+            and (
+                self.secret is None  # a table of a --seed server: nothing to wait for
+                or self.seats[s].contribution is not None
+                or not self.seats[s].promised
+            )
+            for s in humans
         ):
+            self._deal()
             self.started = True
             self._cancel_timer("unstarted")
             self.started_at = _now_iso()
@@ -474,6 +493,8 @@ class Table(Persisted):
             return
         self._charge_clock(moved=False)
         self._timers.cancel_all()
-        self._final = record_of(self.game, self.record_names(), started=self.started_at)
+        self._final = record_of(
+            self.game, self.record_names(), started=self.started_at, fair=self.fairness()
+        )
         if self.listener is None:
             self._send_game_over()

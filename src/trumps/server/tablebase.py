@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from trumps.ai import make_bot
+from trumps.fairdeal import Fairness
 from trumps.games import Game
 from trumps.server.bots import BotRunner
 from trumps.server.clock import FischerClocks
@@ -44,6 +45,10 @@ class _Seat:
     conn: Outbox | None = None  # the owner's live connection
     away: bool = False  # a takeover bot plays for the seat
     epoch: int = 0  # counts absences, so a stale grace timer is ignored
+    # The fair deal (docs/fairness.md): the owner's client promised a contribution, and
+    # the contribution it gave (the game is dealt once every promise is kept).
+    promised: bool = False
+    contribution: str | None = None
 
 
 @dataclass
@@ -70,11 +75,14 @@ class TableBase:
         bot_time: float | None = 0.05,
         bot_seed: int | None = None,
         time: TimeSource | None = None,
+        secret: str | None = None,
     ) -> None:
         if len(seats) != game.players:
             raise ValueError(f"{game.players} seats needed, got {len(seats)}")
         self.table_id = table_id
         self.game = game
+        # The server's secret for this game's deal; its SHA-256 is published (fairdeal).
+        self.secret = secret
         self.config = config or TableConfig()
         self.seats = [_Seat(level) for level in seats]
         for level in {*seats, self.config.takeover} - {None}:
@@ -113,6 +121,7 @@ class TableBase:
         self._created = False  # the store has the table's row …
         self.game_row: int | None = None  # … with this id
         self.abandoned = False  # a change could not be stored: the task ended
+        self._meta_dirty = False  # a change only the settings row holds (a contribution)
         self._held: list[tuple[Outbox, ServerMessage]] | None = None  # sent once durable
 
     def _send(self, conn: Outbox, msg: ServerMessage) -> None:
@@ -134,6 +143,12 @@ class TableBase:
     @property
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
+
+    def fairness(self) -> Fairness | None:
+        """The game's fair-deal data (secret and contributions), if it is dealt so."""
+        if self.secret is None:
+            return None
+        return Fairness(self.secret, tuple(seat.contribution for seat in self.seats))
 
     @property
     def over(self) -> bool:

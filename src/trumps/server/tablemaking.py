@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from trumps.errors import InvalidRules, TrumpsError
+from trumps.fairdeal import deal_seed, new_secret
 from trumps.games import Game, new_game
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
@@ -22,6 +23,7 @@ from trumps.server.protocol import (
     Action,
     ChatSend,
     ClientMessage,
+    Contribute,
     CreateTable,
     ErrorCode,
     HintAsk,
@@ -40,6 +42,7 @@ from trumps.server.quota import CREATION_WINDOW, HINT_WINDOW, Counters, address_
 from trumps.server.table import (
     Act,
     Chat,
+    ContributeCmd,
     Disconnect,
     HintCmd,
     Join,
@@ -92,10 +95,14 @@ class TableRequests:
         raise NotImplementedError
 
     # -- tables ------------------------------------------------------------------------------
-    def _new_seed(self) -> int:
-        if self.options.seed is None:
-            return secrets.randbits(63)
-        return self.options.seed + next(self._seeds)
+    def _new_deal(self, players: int) -> tuple[str | None, int]:
+        """A new table's secret (docs/fairness.md) and the seed of its game until it starts
+        (dealt again then from the contributions).  A server given ``--seed`` (tests and
+        demonstrations) deals table k from seed + k, as told, and commits to nothing."""
+        if self.options.seed is not None:
+            return None, self.options.seed + next(self._seeds)
+        secret = new_secret()
+        return secret, deal_seed(secret, [None] * players)
 
     async def _open_tables(self, player: int | None) -> int:
         """Unfinished tables ``player`` created or sits at (on any process)."""
@@ -144,10 +151,9 @@ class TableRequests:
                 f"you have {self.options.max_open_tables} unfinished tables; finish or leave one",
             )
             return None
+        secret, seed = self._new_deal(len(msg.seats))
         try:
-            game = new_game(
-                msg.game, players=len(msg.seats), rules=msg.rules, seed=self._new_seed()
-            )
+            game = new_game(msg.game, players=len(msg.seats), rules=msg.rules, seed=seed)
         except InvalidRules as e:  # the option at fault, for the page to word (and mark)
             fault = None if e.option is None else RuleFault(option=e.option, fits=list(e.fits))
             self._error(conn, "bad_rules", str(e), rule=fault)
@@ -169,7 +175,7 @@ class TableRequests:
             bot_pace=msg.bot_pace or self.options.bot_pace,
         )
         rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
-        table = self._open(conn, game, levels, config, rules_name)
+        table = self._open(conn, game, levels, config, rules_name, secret=secret)
         if any(level is None for level in levels):
             table.submit(Join(conn, name=conn.name, player=conn.player))
         else:  # a table of bots: the creator watches it play
@@ -185,6 +191,8 @@ class TableRequests:
         levels: Sequence[str | None],
         config: TableConfig,
         rules_name: str | dict[str, Any] | None,
+        *,
+        secret: str | None,
     ) -> Table:
         """A new live table created by ``conn``'s player, its task running."""
         table = Table(
@@ -196,6 +204,7 @@ class TableRequests:
             runner=self.runner,
             bot_time=self.options.bot_time,
             time=self.options.time,
+            secret=secret,
         )
         live = LiveTable(table, rules_name=rules_name, creator=conn.player)
         self.tables[table.table_id] = live
@@ -316,6 +325,8 @@ class TableRequests:
             table.submit(ResyncCmd(conn))
         elif op == "hint":
             table.submit(HintCmd(conn))
+        elif op == "contribute":
+            table.submit(ContributeCmd(conn, p["value"]))
         elif op == "rematch":
             self._spawn(self._rematch(conn, live))
 
@@ -346,11 +357,11 @@ class TableRequests:
         if refused is not None:
             self._error(conn, "rate_limited", refused, old.table_id)
             return
-        game = new_game(
-            old.game.game_id, players=old.game.players, rules=old.game.rules, seed=self._new_seed()
-        )
+        players = old.game.players
+        secret, seed = self._new_deal(players)
+        game = new_game(old.game.game_id, players=players, rules=old.game.rules, seed=seed)
         config = TableConfig.from_json(old.config.to_json())
-        table = self._open(conn, game, old.levels, config, live.rules_name)
+        table = self._open(conn, game, old.levels, config, live.rules_name, secret=secret)
         table_id = live.rematch = table.table_id
         table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
         others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}
@@ -392,4 +403,6 @@ def _op_of(msg: ClientMessage) -> tuple[str, dict[str, Any]]:
         return "hint", {}
     if isinstance(msg, RematchAsk):
         return "rematch", {}
+    if isinstance(msg, Contribute):
+        return "contribute", {"value": msg.value}
     raise TypeError(f"not a table request: {type(msg).__name__}")

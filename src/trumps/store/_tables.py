@@ -50,6 +50,8 @@ games = Table(
     Column("started", String(40), nullable=True),
     Column("finished", String(40), nullable=True),
     Column("meta", JSON, nullable=True),  # the server's table state, opaque to the store
+    # A finished game's fair deal (docs/fairness.md): its secret and contributions.
+    Column("fair", JSON, nullable=True),
     # The fencing number of the table's owner: a write with another number changes nothing.
     Column("fence", Integer, nullable=False, server_default=text("0")),
     # The process that owns the running table, and until when (the database's clock, in

@@ -27,8 +27,14 @@ from trumps.store.base import TableWrite
 
 __all__ = ["update_running"]
 
-_TYPES = {"players": Text, "started": Text, "meta": Text, "lease_until": Float}
-_CASTS = {"players": "JSON", "started": "TEXT", "meta": "JSON", "lease_until": "DOUBLE PRECISION"}
+_TYPES = {"players": Text, "started": Text, "seed": Text, "meta": Text, "lease_until": Float}
+_CASTS = {
+    "players": "JSON",
+    "started": "TEXT",
+    "seed": "TEXT",
+    "meta": "JSON",
+    "lease_until": "DOUBLE PRECISION",
+}
 
 
 @cache
@@ -38,6 +44,7 @@ def _statement(has_meta: bool, renews: bool) -> TextClause:
     names = [
         "players",
         "started",
+        "seed",  # dealt again when the game starts (docs/fairness.md)
         *(["meta"] if has_meta else []),
         *(["lease_until"] if renews else []),
     ]
@@ -77,6 +84,7 @@ async def update_running(
             "row_fence": [w.fence for w, _ in group],
             "players": [json.dumps(list(w.record["players"])) for w, _ in group],
             "started": [w.record["started"] for w, _ in group],
+            "seed": [str(w.record["seed"]) for w, _ in group],
         }
         if has_meta:
             args["meta"] = [json.dumps(dict(w.meta or {})) for w, _ in group]

@@ -64,8 +64,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _check_shape(record: Mapping[str, Any]) -> None:
-    if not isinstance(record, Mapping) or set(record) != _KEYS:
-        raise InvalidRecord(f"a record needs exactly the keys {sorted(_KEYS)}")
+    if not isinstance(record, Mapping) or not _KEYS <= set(record) <= _KEYS | {"fair"}:
+        raise InvalidRecord(f"a record needs exactly the keys {sorted(_KEYS)} (and maybe fair)")
     if record["format"] != FORMAT:
         raise InvalidRecord(f"record format must be {FORMAT!r}, not {record['format']!r}")
     seed = record["seed"]
@@ -97,6 +97,9 @@ def _values(record: Mapping[str, Any], status: str, table_id: str | None) -> dic
         "outcome": None if record["outcome"] is None else dict(record["outcome"]),
         "started": record["started"],
         "finished": record["finished"],
+        # The fair deal's secret: stored once the game is over (a running table keeps it in
+        # its meta), served with the record.
+        "fair": record.get("fair") if status == FINISHED else None,
     }
 
 
@@ -147,7 +150,9 @@ def _player(row: Row[Any]) -> Player:
 
 def _record(row: Row[Any]) -> dict[str, Any]:
     m = row._mapping
+    fair = m["fair"] if m["status"] == FINISHED else None
     return {
+        **({} if fair is None else {"fair": fair}),
         "format": FORMAT,
         "game": m["game"],
         "rules": m["rules"],
@@ -384,7 +389,9 @@ class SqlStore(Leases, SessionRows, Store):
                         results.append(Fenced(w.table_id))
                         continue
                     if not finished:
-                        del values["actions"], values["rules"], values["seed"], values["game"]
+                        # The seed stays: the game is dealt again from the contributions
+                        # when it starts (docs/fairness.md).
+                        del values["actions"], values["rules"], values["game"], values["fair"]
                         if w.owner is not None and w.lease > 0:  # every write renews the lease
                             values["lease_until"] = self._now() + w.lease
                     result = await conn.execute(

@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
@@ -34,7 +35,7 @@ from trumps.tui.connect.common import ServerUpdate, say
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import Change, Msg, outcome_text
-from trumps.tui.connect.net import Client
+from trumps.tui.connect.net import Client, HttpError
 from trumps.tui.connect.table import HandBar, TableScreen
 
 __all__ = ["ConnectApp", "GameForm", "HandBar", "LobbyScreen", "TableScreen", "run"]
@@ -141,6 +142,8 @@ class ConnectApp(App[None]):
         elif change.kind == "game_over" and change.table_id is not None:
             t = self.client.state.tables[change.table_id]
             say(self, outcome_text(t), timeout=8)
+            if t.record_id is not None:
+                self._check_fair(change.table_id, t.record_id)
         if change.kind == "table_state" and change.new_table and change.table_id:
             self.show_table(change.table_id)
         for screen in self.screen_stack:
@@ -152,6 +155,20 @@ class ConnectApp(App[None]):
                     # widgets already removed: there is nothing left to draw.
                     if self._running:  # Textual clears it when the shutdown starts
                         raise
+
+    @work(group="fair", exit_on_error=False)
+    async def _check_fair(self, table_id: str, record_id: int) -> None:
+        """Check the finished game's deal against what we gave, and say so at the table."""
+        try:
+            record = await self.client.get_json(f"/api/games/{record_id}")
+            text, passed = self.client.state.fair_check(table_id, record)
+        except HttpError as e:
+            text, passed = f"Fair deal: the record could not be fetched to check it ({e}).", False
+        t = self.client.state.tables.get(table_id)
+        if t is None:
+            return
+        t.note(text, "green" if passed else "bold red")
+        self.on_server_update(ServerUpdate(Change("note", table_id), {}))
 
 
 def run(url: str, name: str | None = None, token_file: Path | None = None) -> None:

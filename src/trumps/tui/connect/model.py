@@ -8,10 +8,13 @@ client does not know are ignored, so a newer server does not break an older clie
 
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from trumps.errors import InvalidRecord
+from trumps.records import verify
 from trumps.tui.whytext import hint_text
 
 Msg = dict[str, Any]
@@ -234,6 +237,44 @@ class ClientState:
     errors: list[Msg] = field(default_factory=list)
     resumed: list[str] = field(default_factory=list)  # tables the last welcome gave back
     pending_join: str | None = None  # a table we asked to join (table_full: watch it)
+    # The fair deal (docs/fairness.md): per table, the commitment we were shown and the
+    # value we gave after it, to check the finished game's record against.
+    contributions: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def contribution(self, m: Msg) -> Msg | None:
+        """The ``contribute`` a table state asks of us: our seat's random value, once the
+        table's commitment is known and before the game is dealt (the same value again
+        after a reconnection)."""
+        committed = m.get("commitment")
+        if m.get("seat") is None or not isinstance(committed, str) or m.get("contributed"):
+            return None
+        if m.get("dealt") or m.get("outcome"):
+            return None
+        table_id = str(m["table_id"])
+        kept = self.contributions.get(table_id)
+        if kept is None or kept[0] != committed:
+            kept = self.contributions[table_id] = (committed, secrets.token_hex(32))
+        return {"type": "contribute", "table_id": table_id, "value": kept[1]}
+
+    def fair_check(self, table_id: str, record: Msg) -> tuple[str, bool]:
+        """A finished game's record checked against what we gave: (words, passed)."""
+        if "fair" not in record:
+            return "This game's deal was not committed to: it cannot be verified.", False
+        kept = self.contributions.get(table_id)
+        try:
+            verify(
+                record,
+                committed=None if kept is None else kept[0],
+                contribution=None if kept is None else kept[1],
+            )
+        except InvalidRecord as e:
+            return f"Fair deal check FAILED: {e}", False
+        mine = " and from your own contribution" if kept is not None else ""
+        return (
+            "Fair deal verified: every deal came from the commitment published before the "
+            f"game{mine}.",
+            True,
+        )
 
     def resync(self, t: TableModel) -> Msg | None:
         """The resync request for ``t``, unless one is already on its way."""
@@ -328,7 +369,13 @@ class ClientState:
             self.pending_join = None
         if new:
             self.waiting = None
-        return Change("table_state", table_id, new_table=new)
+        give = self.contribution(m)
+        if give is not None:  # in full, for ``trumps record verify`` after the game
+            t.note(
+                f"Fair deal: commitment {m['commitment']}; your contribution {give['value']}",
+                "dim",
+            )
+        return Change("table_state", table_id, new_table=new, send=[give] if give else [])
 
     def _on_event(self, m: Msg) -> Change:
         t = self.tables.get(str(m.get("table_id")))

@@ -283,7 +283,14 @@ class Client:
         return True
 
     def _hello(self) -> None:
-        hello: Msg = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name}
+        # contributes: this client gives a random value to every deal it sits at
+        # (docs/fairness.md; ``ClientState.contribution``).
+        hello: Msg = {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "name": self.name,
+            "contributes": True,
+        }
         if self.state.token:
             hello["resume_token"] = self.state.token
         self.send(hello)

@@ -19,6 +19,7 @@ import { mountText, renderText, textEntered, textModeSetting } from "./textmode.
 import { a11ySettings } from "./a11y.js";
 import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
+import { contributionFor, rememberGame } from "./fairdeal.js";
 
 const S = {
   // No name yet: the hello says "Guest" in the page's language.
@@ -146,6 +147,11 @@ const handlers = {
   },
 
   table_state(m) {
+    // Our seat's part of the deal, once we know the commitment it is mixed with.
+    if (m.seat !== null && m.commitment && !m.contributed && !m.dealt && !m.outcome) {
+      net.send({ type: "contribute", table_id: m.table_id, value: contributionFor(m.table_id, m.commitment) });
+    }
+    if (m.record_id !== null && m.record_id !== undefined) rememberGame(m.table_id, m.record_id);
     const known = S.tables.has(m.table_id);
     const tb = known ? S.tables.get(m.table_id) : newTable(m.table_id);
     applySnapshot(tb, m);
@@ -203,6 +209,7 @@ const handlers = {
     const tb = S.tables.get(m.table_id);
     if (!tb) return;
     Object.assign(tb, { outcome: m.outcome, record_id: m.record_id ?? null, hint: null });
+    rememberGame(tb.id, tb.record_id);
     if (tb.id === S.current) renderTable(tb);
     renderMine();
     renderTitle();

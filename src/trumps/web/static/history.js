@@ -3,6 +3,7 @@
 // (the Play button), it moves at the server's bot pace (GET /api/catalog `paces`,
 // docs/protocol.md#pacing): a hold after each finished trick or hand, as the live table.
 
+import { checkRecord, fairText } from "./fairdeal.js";
 import { bdi, el, put } from "./dom.js";
 import { gameName, listed, t } from "./i18n.js";
 import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./board.js";
@@ -84,8 +85,15 @@ async function openReplay(id) {
   try {
     const data = await ctx.api(`/api/games/${encodeURIComponent(id)}/replay`);
     stopPlaying();
-    replay = { id, record: data.record, positions: data.positions ?? [], closed: data.closed ?? [], i: 0, playing: false };
+    replay = { id, record: data.record, positions: data.positions ?? [], closed: data.closed ?? [], i: 0, playing: false,
+      fair: { state: "checking" } };
     renderReplay();
+    const opened = replay;
+    checkRecord(data.record, id).then((result) => {
+      if (replay !== opened) return;
+      replay.fair = result;
+      renderReplay();
+    });
     parts.replay.scrollIntoView({ block: "start" });
   } catch (err) {
     ctx.status(t("Could not load the replay."), "error", err.message);
@@ -171,7 +179,8 @@ function renderReplay() {
     model ? el("div", { class: "felt replay-felt" },
       el("div", { class: "opponents all" }, Array.from({ length: seatCount(pos) }, (_, s) => seatBox(model, s))),
       centreNode(model)) : null,
-    outcome ? el("p", { class: "outcome" }, outcomeNodes(outcome, name, null)) : null);
+    outcome ? el("p", { class: "outcome" }, outcomeNodes(outcome, name, null)) : null,
+    fairText(r.fair) ? el("p", { class: `fair ${r.fair.state}`, testid: "replay-fair" }, fairText(r.fair)) : null);
 }
 
 /** Arrow keys, Home and End step the open replay; true when the key was used. */

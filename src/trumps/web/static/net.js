@@ -78,7 +78,8 @@ export class Net {
   /** Say hello again on the open socket (after a rejected resume token). */
   hello() {
     const { name, resume_token: token } = this.options.hello();
-    const msg = { type: "hello", protocol: PROTOCOL, name: name || "Guest" };
+    // contributes: this page gives a random value to every deal it sits at (fairdeal.js).
+    const msg = { type: "hello", protocol: PROTOCOL, name: name || "Guest", contributes: true };
     if (token) msg.resume_token = token;
     this.ws?.send(JSON.stringify(msg));
   }

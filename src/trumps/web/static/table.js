@@ -17,6 +17,7 @@ import { cardSizeControl, layoutHand } from "./handview.js";
 import { animControl, handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
 import { afterRender, enterTable, mountA11y } from "./a11y.js";
 import { onHelpKey } from "./keyhelp.js";
+import { checkRecord, fairText } from "./fairdeal.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -435,7 +436,34 @@ function renderResult(tb) {
       download: `trumps-game-${tb.record_id}.json` }, t("Download the game record")));
   }
   children.push(buttons);
+  const fair = fairLine(tb);
+  if (fair) children.push(fair);
   put(parts.result, ...children);
+}
+
+/** The finished game's fair-deal check (fairdeal.js), fetched and run once per game. */
+function fairLine(tb) {
+  if (tb.record_id === null) return null;
+  if (tb.fair?.record_id !== tb.record_id) {
+    const id = tb.record_id;
+    tb.fair = { record_id: id, state: "checking" };
+    ctx.api(`/api/games/${encodeURIComponent(id)}`)
+      .then((record) => checkRecord(record, id))
+      .catch(() => ({ state: "unavailable" }))
+      .then((result) => {
+        if (tb.fair?.record_id !== id) return;
+        tb.fair = { record_id: id, ...result };
+        // Only the line changes: the result's buttons (and the focus on one) stay.
+        const line = parts.result.querySelector("[data-testid='fair-deal']");
+        if (ctx.current() === tb && line) line.replaceWith(fairNode(tb.fair) ?? "");
+      });
+  }
+  return fairNode(tb.fair);
+}
+
+function fairNode(fair) {
+  const text = fairText(fair);
+  return text && el("p", { class: `fair ${fair.state}`, testid: "fair-deal" }, text);
 }
 
 function logLine(tb, e) {
