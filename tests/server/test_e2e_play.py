@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from server.e2e import Client, Msg, ServerProc, connected, hidden_cards_sent, run
-from trumps.records import replay
+from trumps.records import replay, verify
 
 Serve = Callable[..., ServerProc]
 GAME_KINDS = {"start", "action", "timeout", "resign"}  # events that change the game
@@ -110,6 +110,45 @@ def test_two_people_play_a_whole_game_with_a_spectator(
         assert steps["positions"][-1] == replayed.to_json()
         assert len(steps["closed"]) == len(steps["positions"]) and steps["closed"][0] is None
         for client in (olena, taras, watcher):
+            await client.close()
+
+    run(main)
+
+
+@pytest.mark.parametrize("game", ["kozyri", "twentyfive"])
+def test_a_committed_game_leaks_nothing_before_or_after_its_deal(serve: Serve, game: str) -> None:
+    """docs/fairness.md, end to end: a server without --seed commits, both players
+    contribute, the game is dealt from them as it starts, and no message to a player or a
+    spectator — before the deal, at it or after — shows a card it may not know."""
+    server = serve(seed=None)
+
+    async def main() -> None:
+        players: dict[int, Client] = {}
+        for seat, name in enumerate(("Olena", "Taras")):
+            client = await Client(server.ws).connect()
+            await client.send({"type": "hello", "protocol": 1, "name": name, "contributes": True})
+            await client.expect("welcome")
+            players[seat] = client
+        watcher = await connected(server.ws, "Watcher")
+        await players[0].send({"type": "create_table", "game": game, "seats": ["human", "human"]})
+        state = await players[0].expect("table_state")
+        table_id, shown = state["table_id"], state["commitment"]
+        await watcher.send({"type": "spectate", "table_id": table_id})
+        await watcher.until(lambda m: m["type"] == "table_state")
+        await players[1].send({"type": "join_table", "table_id": table_id})
+        assert (await players[1].expect("table_state"))["commitment"] == shown
+        values = {0: "0a" * 32, 1: "1b" * 16}
+        for seat, client in players.items():
+            await client.send({"type": "contribute", "table_id": table_id, "value": values[seat]})
+        over = await play_out(players, table_id, random.Random(5))
+        await watcher.until(lambda m: m["type"] == "game_over")
+        record = server.get(f"/api/games/{over['record_id']}").json()
+        verify(record, contribution=values[1], committed=shown)
+        assert record["fair"]["contributions"] == [values[0], values[1]]
+        seen: list[tuple[Client, int | None]] = [(players[0], 0), (players[1], 1), (watcher, None)]
+        for client, who in seen:
+            assert hidden_cards_sent(client.received, table_id, who, record) == []
+        for client in (*players.values(), watcher):
             await client.close()
 
     run(main)
