@@ -61,13 +61,11 @@ from typing import Final
 
 from trumps.games.kozyri._core import (
     BEAT,
-    CARDS_HIGH,
-    CARDS_LOW,
-    CARDS_MID,
     POP12,
     RUNNING,
     TAKE,
     KozyriCore,
+    card_moves,
     take_count,
 )
 
@@ -233,21 +231,10 @@ class KozyriSearch:
         """The core's ``legal_moves`` for the searched position (K7–K11)."""
         p = self.tm
         pile = self.pile
-        m = self.h0 if p == 0 else self.h1
-        if pile and not self.owes:
-            m &= BEAT[(pile[-1] << 2) | (self.t0 if p == 0 else self.t1)]  # K8/K9
-            if not m:
-                return [TAKE]  # K11: cannot beat
-        out = list(CARDS_LOW[(m >> 16) & 4095])
-        x = (m >> 28) & 4095
-        if x:
-            out.extend(CARDS_MID[x])
-        x = m >> 40
-        if x:
-            out.extend(CARDS_HIGH[x])
-        if self.vol and pile and not self.owes:
-            out.append(TAKE)  # K11 option: picking up is always allowed
-        return out
+        top = pile[-1] if pile else -1
+        if p == 0:
+            return card_moves(self.h0, top, self.t0, self.owes, self.vol)
+        return card_moves(self.h1, top, self.t1, self.owes, self.vol)
 
     def play(self, m: int) -> None:
         """The core's move ``m`` (K8–K14); ``unplay`` takes it back."""

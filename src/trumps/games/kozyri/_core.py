@@ -106,6 +106,28 @@ def take_count(top: int, trump: int, n: int) -> int:
     return 5 if n > 5 else n
 
 
+
+def card_moves(hand: int, top: int, trump: int, owes: bool, vol: bool) -> list[int]:
+    """The legal moves once the trumps are chosen (K7–K11), as codes, lowest card first:
+    ``hand`` the mover's cards (a bit mask), ``top`` the pile's top card (-1: empty),
+    ``trump`` the mover's trump suit, ``owes`` a second card is owed (K10/K13), ``vol``
+    the ``voluntary_pickup`` option.  The duel search (``trumps.ai``) plays by it too."""
+    m = hand
+    if top >= 0 and not owes:
+        m &= BEAT[(top << 2) | trump]  # K8/K9
+        if not m:
+            return [TAKE]  # K11: cannot beat
+    out = list(CARDS_LOW[(m >> 16) & 4095])  # K7/K10/K13: lead or second card: anything
+    x = (m >> 28) & 4095
+    if x:
+        out.extend(CARDS_MID[x])
+    x = m >> 40
+    if x:
+        out.extend(CARDS_HIGH[x])
+    if vol and top >= 0 and not owes:
+        out.append(TAKE)  # K11 option: picking up is always allowed
+    return out
+
 class KozyriCore:
     """One game (a match of one or more hands) of Svoi Kozyri."""
 
@@ -272,23 +294,8 @@ class KozyriCore:
                     out.append(TRUMP + s)
             return out
         pile = self.pile
-        if self.owes or not pile:
-            m = self.hands[p]  # K7/K10/K13: lead or second card: anything
-        else:
-            m = self.hands[p] & BEAT[(pile[-1] << 2) | self.trumps[p]]  # K8/K9
-            if not m:
-                out.append(TAKE)  # K11: cannot beat
-                return out
-        out = list(CARDS_LOW[(m >> 16) & 4095])
-        x = (m >> 28) & 4095
-        if x:
-            out.extend(CARDS_MID[x])
-        x = m >> 40
-        if x:
-            out.extend(CARDS_HIGH[x])
-        if self.vol and pile and not self.owes:
-            out.append(TAKE)  # K11 option: picking up is always allowed
-        return out
+        top = pile[-1] if pile else -1
+        return card_moves(self.hands[p], top, self.trumps[p], self.owes, self.vol)
 
     def hand_outcome(self) -> tuple[int, int]:
         """K16 for a hand with one holder: (loser or -1 for a draw, reason)."""
