@@ -490,6 +490,15 @@ class Game(ABC):
         """What ``seat`` may know (docs/views.md); ``None`` gives the public view, what a
         spectator may know (every hand a count and its publicly known cards)."""
 
+    def undealt_view(self, seat: int | None) -> dict[str, Any]:
+        """``seat``'s view of the game before its cards are dealt (a server deals as the
+        game starts, docs/fairness.md): the public view with nothing the deal decides —
+        no card of it, no dealer (chosen with the deal), nobody to move."""
+        view = {**self.view(None), "seat": seat, "to_move": None}
+        if "dealer" in view:
+            view["dealer"] = None
+        return view
+
     def public_action(self, action: str, seat: int | None) -> str:
         """How ``action``, just made by another seat than ``seat``, is shown to ``seat``
         (``None``: a spectator): the action itself unless part of it is secret."""

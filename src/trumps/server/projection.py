@@ -93,7 +93,7 @@ class Projection(TableBase):
         public view (no private hand, no private discard).  Before the game starts it is not
         dealt yet (docs/fairness.md): everyone is shown the public view."""
         if not self.started and self.secret is not None:
-            return {**self.game.view(None), "seat": seat}
+            return self.game.undealt_view(seat)
         return self.game.view(seat)
 
     def seat_infos(self) -> list[SeatInfo]:

@@ -278,6 +278,10 @@ class TwentyFive(Game):
         d["seat"] = seat
         return d
 
+    def undealt_view(self, seat: int | None) -> dict[str, Any]:
+        """Before the deal: no turn-up nor trump (F4), nobody to lead (F3)."""
+        return {**super().undealt_view(seat), "turnup": None, "trump": None, "leader": None}
+
     def public_action(self, action: str, seat: int | None) -> str:
         """F10, F17a: everyone sees that a rob or a joker discard happened, but the
         discarded card only its owner (the seat that made it is to be told by the caller)."""
