@@ -106,7 +106,6 @@ def take_count(top: int, trump: int, n: int) -> int:
     return 5 if n > 5 else n
 
 
-
 def card_moves(hand: int, top: int, trump: int, owes: bool, vol: bool) -> list[int]:
     """The legal moves once the trumps are chosen (K7–K11), as codes, lowest card first:
     ``hand`` the mover's cards (a bit mask), ``top`` the pile's top card (-1: empty),
@@ -127,6 +126,7 @@ def card_moves(hand: int, top: int, trump: int, owes: bool, vol: bool) -> list[i
     if vol and top >= 0 and not owes:
         out.append(TAKE)  # K11 option: picking up is always allowed
     return out
+
 
 class KozyriCore:
     """One game (a match of one or more hands) of Svoi Kozyri."""
