@@ -9,7 +9,7 @@
 ``trumps serve``  the online game server (lobby, tables, bots, persistence) and its page
 ``trumps connect HOST:PORT``  the terminal client of a server
 
-Each subcommand is a small function over the library; later ones (``solve``, ``arena``,
+Each subcommand is a small function over the library; later ones (``record``, ``solve``, ``arena``,
 ``serve``, ``connect``) attach to the same ``cli`` group.
 
 Failing, the same way for every command (``TrumpsGroup``): one line on stderr starting
@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import ipaddress
-import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -37,11 +36,11 @@ from trumps import __version__
 from trumps.ai import BOTS
 from trumps.commands.arena import arena
 from trumps.commands.paths import check_writable
+from trumps.commands.record import record
 from trumps.commands.solve import solve
-from trumps.errors import InvalidRecord, InvalidRules
-from trumps.games import GAMES, Game, Outcome, new_game
+from trumps.errors import InvalidRules
+from trumps.games import GAMES, Game, new_game
 from trumps.games.base import preset_named, rules_from_text
-from trumps.records import loads, verify
 from trumps.server.quota import FairUse
 from trumps.tui import PlayOptions
 from trumps.tui import run as run_play
@@ -255,79 +254,8 @@ def rules(game: str | None) -> None:
     click.echo("\n\n".join(describe_rules(GAMES[g]) for g in ids))
 
 
-# ---------------------------------------------------------------------------------------
-# record
-
-
-@cli.group()
-def record() -> None:
-    """Game records (JSON, docs/records.md)."""
-
-
-def outcome_words(outcome: Outcome | None) -> str:
-    """A short account of an outcome: ``seat 0 won, seat 1 lost (out_of_cards)``."""
-    if outcome is None:
-        return "not finished"
-    if outcome.draw:
-        return f"draw ({outcome.reason})"
-
-    def seats(s: Sequence[int]) -> str:
-        return ("seat " if len(s) == 1 else "seats ") + ", ".join(str(x) for x in s)
-
-    return f"{seats(outcome.winners)} won, {seats(outcome.losers)} lost ({outcome.reason})"
-
-
-def _record_text(file: Path) -> str:
-    try:
-        # utf-8-sig: a byte-order mark, as some editors write, is not part of the JSON.
-        return file.read_text(encoding="utf-8-sig")
-    except OSError as e:
-        raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise click.ClickException(f"cannot read {file}: not a text (UTF-8) file") from None
-
-
-@record.command("check")
-@click.argument("file", type=click.Path(path_type=Path))
-def record_check(file: Path) -> None:
-    """Replay the record in FILE through the engine and report."""
-    text = _record_text(file)
-    try:
-        game = loads(text)
-    except InvalidRecord as e:
-        raise click.ClickException(f"{file}: {e}") from None
-    click.echo(f"ok: {game.game_id}, {len(game.history)} actions, {outcome_words(game.outcome)}")
-
-
-@record.command("verify")
-@click.argument("file", type=click.Path(path_type=Path))
-@click.option(
-    "--contribution",
-    metavar="HEX",
-    help="Your contribution to the deal (the client shows and saves it): it must be in the record.",
-)
-@click.option(
-    "--commitment",
-    metavar="HEX",
-    help="The commitment you were shown before the game: it must be the record's.",
-)
-def record_verify(file: Path, contribution: str | None, commitment: str | None) -> None:
-    """Check that the deals of the game in FILE are the provably fair ones (docs/fairness.md)."""
-    text = _record_text(file)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise click.ClickException(f"{file}: record is not JSON: {e}") from None
-    try:
-        report = verify(data, contribution=contribution, committed=commitment)
-    except InvalidRecord as e:
-        raise click.ClickException(f"{file}: not verified: {e}") from None
-    for line in report:
-        click.echo(f"ok: {line}")
-    click.echo("verified: the deals are the ones committed to before the game")
-
-
 cli.add_command(arena)
+cli.add_command(record)
 cli.add_command(solve)
 
 

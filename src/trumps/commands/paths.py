@@ -1,14 +1,16 @@
-"""Output files checked before the work starts: a game or an arena run is never lost to a
-folder that does not exist, found only when the result is written."""
+"""Files of the commands: output files checked before the work starts (a game or an arena
+run is never lost to a folder that does not exist, found only when the result is written),
+and input files read with one clear line when they cannot be."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import click
 
-__all__ = ["check_writable", "writable_problem"]
+__all__ = ["check_writable", "read_text", "writable_problem"]
 
 
 def writable_problem(path: Path) -> str | None:
@@ -37,3 +39,17 @@ def check_writable(path: Path | None, option: str) -> None:
     problem = writable_problem(path)
     if problem is not None:
         raise click.ClickException(f"cannot write {path} ({option}): {problem}")
+
+
+def read_text(path: str) -> str:
+    """The text of the file at ``path`` (``-``: standard input), without a byte-order mark
+    as some editors write; ``click.ClickException`` (exit 1) when it cannot be read or is
+    not UTF-8 text."""
+    try:
+        if path == "-":
+            return sys.stdin.read().removeprefix("\ufeff")
+        return Path(path).read_text(encoding="utf-8-sig")
+    except OSError as e:
+        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"cannot read {path}: not a text (UTF-8) file") from None

@@ -11,28 +11,19 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
 from trumps.ai.kozyri_search import SolveError, SolveResult
 from trumps.ai.kozyri_search import solve as solve_position
+from trumps.commands.paths import read_text
 from trumps.errors import InvalidPosition
 
 DEFAULT_TIME_LIMIT = 10.0
 
 
 def _load(path: str) -> object:
-    try:
-        # A byte-order mark, as some editors write, is not part of the JSON.
-        if path == "-":
-            text = sys.stdin.read().removeprefix("\ufeff")
-        else:
-            text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as e:
-        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{path} is not a text (UTF-8) file") from None
+    text = read_text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
