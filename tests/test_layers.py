@@ -28,7 +28,8 @@ ALLOWED = {
     "store": {"cards", "errors", "games", "records"},
     "server": {"cards", "errors", "games", "ai", "records", "store"},
     "web": set(),
-    # The terminal client speaks the wire protocol: it imports trumps.server.protocol.
+    # The terminal client speaks the wire protocol: it imports trumps.server.protocol and
+    # trumps.server.wiretypes.
     "tui": {"cards", "errors", "games", "ai", "records", "server"},
     "commands": {"cards", "errors", "games", "ai", "records", "arena"},
     "cli": set(LAYERS) | {"_accel"},

@@ -471,9 +471,9 @@ def serve(
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
     with needs_extra("server", "trumps serve"):
-        from trumps.server.protocol import BotPace
         from trumps.server.run import serve as run_server
         from trumps.server.run import service_problem
+        from trumps.server.wiretypes import BotPace
         from trumps.web import STATIC
         from trumps.web.i18n import catalog_json
 

@@ -27,7 +27,7 @@ import pytest
 import websockets
 
 from server.e2e import Client, Msg, ServerProc
-from trumps.server.protocol import ERROR_CODES, MAX_SEATS
+from trumps.server.wiretypes import ERROR_CODES, MAX_SEATS
 
 Serve = Callable[..., ServerProc]
 

@@ -18,6 +18,7 @@ from trumps.games import GAMES, new_game
 from trumps.games.base import REASONS
 from trumps.games.kozyri import Kozyri
 from trumps.server import protocol as p
+from trumps.server import wiretypes as w
 from trumps.server.botplay import hint_message
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -162,7 +163,7 @@ def _fields(cls: type[msgspec.Struct]) -> set[str]:
     return {"type", *cls.__struct_fields__}
 
 
-LONG = "x" * (p.MAX_MESSAGE_BYTES + 1)
+LONG = "x" * (w.MAX_MESSAGE_BYTES + 1)
 
 BAD_INPUTS: list[tuple[str, bytes | str]] = [
     ("bad_json", b"{"),
@@ -195,10 +196,10 @@ BAD_INPUTS: list[tuple[str, bytes | str]] = [
 
 @pytest.mark.parametrize(("code", "data"), BAD_INPUTS)
 def test_bad_input_gets_its_code(code: str, data: bytes | str) -> None:
-    with pytest.raises(p.ProtocolError) as info:
+    with pytest.raises(w.ProtocolError) as info:
         p.decode_client(data)
     assert info.value.code == code
-    assert info.value.code in p.ERROR_CODES
+    assert info.value.code in w.ERROR_CODES
     assert info.value.message
 
 
@@ -212,7 +213,7 @@ def test_bad_input_gets_its_code(code: str, data: bytes | str) -> None:
     ],
 )
 def test_bad_field_message_names_the_field(data: bytes | str, field: str) -> None:
-    with pytest.raises(p.ProtocolError) as info:
+    with pytest.raises(w.ProtocolError) as info:
         p.decode_client(data)
     assert field in info.value.message
 
@@ -220,7 +221,7 @@ def test_bad_field_message_names_the_field(data: bytes | str, field: str) -> Non
 def test_bad_input_changes_nothing() -> None:
     before = p.encode(CLIENT_SAMPLES[3])
     for _, data in BAD_INPUTS:
-        with pytest.raises(p.ProtocolError):
+        with pytest.raises(w.ProtocolError):
             p.decode_client(data)
     assert p.decode_client(before) == CLIENT_SAMPLES[3]
     assert p.encode(CLIENT_SAMPLES[3]) == before
@@ -228,12 +229,12 @@ def test_bad_input_changes_nothing() -> None:
 
 def test_protocol_error_rejects_unknown_code() -> None:
     with pytest.raises(ValueError):
-        p.ProtocolError("nope", "x")  # type: ignore[arg-type]
+        w.ProtocolError("nope", "x")  # type: ignore[arg-type]
 
 
 def test_schema_lists_every_message_type() -> None:
     schema = p.json_schema()
-    assert schema["protocol"] == p.PROTOCOL_VERSION
+    assert schema["protocol"] == w.PROTOCOL_VERSION
     client = schema["client_message"]["discriminator"]["mapping"]
     server = schema["server_message"]["discriminator"]["mapping"]
     assert set(client) == set(p.CLIENT_TYPES)
@@ -241,7 +242,7 @@ def test_schema_lists_every_message_type() -> None:
     for ref in [*client.values(), *server.values()]:
         assert ref.removeprefix("#/$defs/") in schema["$defs"]
     error_codes = schema["$defs"]["Error"]["properties"]["code"]["enum"]
-    assert sorted(error_codes) == sorted(p.ERROR_CODES)
+    assert sorted(error_codes) == sorted(w.ERROR_CODES)
     json.dumps(schema)
 
 
@@ -258,8 +259,8 @@ def test_schema_command_prints_the_schema() -> None:
 def test_error_codes_match_the_doc_table() -> None:
     text = DOC.read_text(encoding="utf-8").split("## Error codes", 1)[1]
     documented = re.findall(r"^\| `([a-z_]+)` \|", text, re.M)
-    assert documented == list(p.ERROR_CODES)
-    assert list(get_args(p.ErrorCode)) == list(p.ERROR_CODES)
+    assert documented == list(w.ERROR_CODES)
+    assert list(get_args(w.ErrorCode)) == list(w.ERROR_CODES)
     for code in (
         "bad_json",
         "unknown_type",
@@ -276,18 +277,18 @@ def test_error_codes_match_the_doc_table() -> None:
         "rate_limited",
         "game_over",
     ):
-        assert code in p.ERROR_CODES
+        assert code in w.ERROR_CODES
 
 
 def test_doc_states_the_version() -> None:
-    assert f"Protocol version: {p.PROTOCOL_VERSION}" in DOC.read_text(encoding="utf-8")
+    assert f"Protocol version: {w.PROTOCOL_VERSION}" in DOC.read_text(encoding="utf-8")
 
 
 def test_literals_match_the_engine() -> None:
-    assert set(get_args(p.GameId)) == set(GAMES)
-    assert set(get_args(p.BotLevel)) == set(BOTS)
-    assert set(get_args(p.SeatKind)) == {"human", *BOTS}
-    assert tuple(get_args(p.Reason)) == tuple(REASONS)
+    assert set(get_args(w.GameId)) == set(GAMES)
+    assert set(get_args(w.BotLevel)) == set(BOTS)
+    assert set(get_args(w.SeatKind)) == {"human", *BOTS}
+    assert tuple(get_args(w.Reason)) == tuple(REASONS)
 
 
 def test_server_messages_encode_and_decode() -> None:
@@ -306,7 +307,7 @@ def test_the_seat_limit_covers_every_game() -> None:
     """Twenty-Five is for up to 10 players: a 10-seat table is a valid request everywhere a
     seat count or number appears, and one seat more is ``bad_field``."""
     most = max(cls.max_players for cls in GAMES.values())
-    assert most == 10 and p.MAX_SEATS == most
+    assert most == 10 and w.MAX_SEATS == most
     seats = ["human"] + ["easy"] * (most - 1)
     create = {"type": "create_table", "game": "twentyfive", "seats": seats}
     assert len(p.decode_client(json.dumps(create)).seats) == most  # type: ignore[union-attr]
@@ -319,7 +320,7 @@ def test_the_seat_limit_covers_every_game() -> None:
         {**computer, "players": most + 1},
         {**join, "seat": most},
     ):
-        with pytest.raises(p.ProtocolError) as info:
+        with pytest.raises(w.ProtocolError) as info:
             p.decode_client(json.dumps(too_many))
         assert info.value.code == "bad_field"
 
@@ -393,7 +394,7 @@ def test_the_limits_cover_every_bound_of_the_message_types() -> None:
 )
 def test_a_name_that_would_render_blank_is_refused(blank: str) -> None:
     """Names of only Hangul fillers or tag characters showed as nobody at the table."""
-    with pytest.raises(p.ProtocolError):
+    with pytest.raises(w.ProtocolError):
         p.decode_client(json.dumps({"type": "hello", "protocol": 1, "name": blank}))
     named = p.decode_client(json.dumps({"type": "hello", "protocol": 1, "name": f"Jin{blank}"}))
     assert isinstance(named, p.Hello) and named.name == "Jin"
@@ -402,5 +403,5 @@ def test_a_name_that_would_render_blank_is_refused(blank: str) -> None:
 def test_a_ping_nonce_is_a_number_the_page_can_echo_exactly() -> None:
     """JavaScript holds integers exactly up to 2**53 - 1: a larger nonce is refused."""
     assert p.decode_client(json.dumps({"type": "ping", "nonce": 2**53 - 1})) is not None
-    with pytest.raises(p.ProtocolError):
+    with pytest.raises(w.ProtocolError):
         p.decode_client(json.dumps({"type": "ping", "nonce": 2**53}))

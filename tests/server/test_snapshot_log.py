@@ -9,8 +9,9 @@ import pytest
 
 from server.test_table import Watched, collect_until_over, run
 from trumps.games import new_game
-from trumps.server.protocol import BotPace, Event, TableState
+from trumps.server.protocol import Event, TableState
 from trumps.server.table import Join, ResyncCmd, Table, TableConfig
+from trumps.server.wiretypes import BotPace
 
 
 @pytest.mark.parametrize(("game_id", "players", "seed"), [("twentyfive", 3, 7), ("kozyri", 2, 3)])

@@ -15,8 +15,9 @@ from server.test_hub import run as run_hub
 from server.test_table import Watched, run
 from trumps.games import new_game
 from trumps.server.hub import Hub
-from trumps.server.protocol import MAX_SPECTATOR_NAMES, ChatPosted, Spectators, TableState
+from trumps.server.protocol import ChatPosted, Spectators, TableState
 from trumps.server.table import Chat, Disconnect, Join, Leave, Table
+from trumps.server.wiretypes import MAX_SPECTATOR_NAMES
 from trumps.store import SqlStore
 
 

@@ -29,9 +29,9 @@ from zxcvbn import zxcvbn
 
 from trumps.server.auth import LOGIN_RE, MAX_PASSWORD, MIN_PASSWORD, BadToken, Passwords
 from trumps.server.httpsafety import Refused, json_body
-from trumps.server.protocol import MAX_NAME_CHARS, clean_text
 from trumps.server.quota import Counters, Unavailable, address_key
 from trumps.server.sessions import Sessions, client_label
+from trumps.server.wiretypes import MAX_NAME_CHARS, clean_text
 from trumps.store import LoginTaken, Session, Store
 
 __all__ = ["MAX_BODY_BYTES", "MIN_SCORE", "Accounts", "LoginLimits", "fail", "weak_password"]

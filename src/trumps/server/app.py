@@ -56,14 +56,11 @@ from trumps.server.catalog import catalog_endpoint
 from trumps.server.commit import UNREACHABLE, one_line, unreachable
 from trumps.server.httpsafety import SecurityHeaders
 from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
-from trumps.server.protocol import (
-    PROTOCOL_VERSION,
-    BotPace,
-    json_schema,
-)
+from trumps.server.protocol import json_schema
 from trumps.server.quota import FairUse, Unavailable
 from trumps.server.sessions import Sessions, client_label
 from trumps.server.sockets import SocketGate, socket_budget
+from trumps.server.wiretypes import PROTOCOL_VERSION, BotPace
 from trumps.store import SqlStore, Store, UnknownGame
 
 __all__ = [

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from trumps.server.protocol import BotPace, OnTimeout, TimeControl
+from trumps.server.protocol import TimeControl
+from trumps.server.wiretypes import BotPace, OnTimeout
 
 __all__ = ["PACES", "Pace", "TableConfig"]
 

@@ -48,14 +48,11 @@ from trumps.server.commit import GroupCommit, one_line
 from trumps.server.connection import Connection
 from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby, QuickMatches
 from trumps.server.protocol import (
-    PROTOCOL_VERSION,
-    BotPace,
     CancelQuickMatch,
     ChatSend,
     ClientMessage,
     CreateTable,
     Error,
-    ErrorCode,
     Hello,
     JoinTable,
     LeaveTable,
@@ -63,7 +60,6 @@ from trumps.server.protocol import (
     Ping,
     PlayComputer,
     Pong,
-    ProtocolError,
     QuickMatch,
     RematchAsk,
     Resync,
@@ -83,6 +79,7 @@ from trumps.server.table import (
 from trumps.server.tablemaking import Peer, TableRequests
 from trumps.server.tasks import Background, stop_tasks
 from trumps.server.timing import TimeSource
+from trumps.server.wiretypes import PROTOCOL_VERSION, BotPace, ErrorCode, ProtocolError
 from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["GUESTS_PER_ADDRESS", "GUEST_WINDOW", "Connection", "Hub", "HubOptions", "LiveTable"]

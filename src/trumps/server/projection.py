@@ -17,25 +17,13 @@ from trumps.fairdeal import commitment
 from trumps.games.base import Game, Why
 from trumps.records import play_recorded
 from trumps.server.commands import Outbox
-from trumps.server.protocol import (
-    BotLevel,
-    BotPace,
-    ChatEntry,
-    ErrorCode,
-    EventKind,
-    GameId,
-    LogEntry,
-    OutcomeInfo,
-    Reason,
-    SeatInfo,
-    SpectatorList,
-    WhyNot,
-)
+from trumps.server.protocol import ChatEntry, LogEntry, OutcomeInfo, SeatInfo, SpectatorList, WhyNot
 from trumps.server.protocol import Error as ErrorMsg
 from trumps.server.protocol import Event as EventMsg
 from trumps.server.protocol import GameOver as GameOverMsg
 from trumps.server.protocol import TableState as TableStateMsg
 from trumps.server.tablebase import GAME_KINDS, TableBase, _Entry
+from trumps.server.wiretypes import BotLevel, BotPace, ErrorCode, EventKind, GameId, Reason
 
 __all__ = ["LOG_IN_SNAPSHOT", "PlyNote", "Projection", "why_msg"]
 

@@ -12,145 +12,58 @@ length-limited text with control characters stripped).
 from __future__ import annotations
 
 import json
-import re
 import sys
 from typing import Annotated, Any, Final, Literal, TypeAlias, get_args
 
 import msgspec
 from msgspec import Meta
 
-from trumps.games import GAMES
-
-PROTOCOL_VERSION: Final = 1
-MAX_MESSAGE_BYTES: Final = 16 * 1024
-MAX_NONCE: Final = 2**53 - 1  # a ping nonce: what JavaScript holds exactly
-MAX_NAME_CHARS: Final = 32
-MAX_CHAT_CHARS: Final = 300
-MAX_ID_CHARS: Final = 64  # a table or player id
-MAX_TOKEN_CHARS: Final = 128  # a resume token
-MAX_ACTION_CHARS: Final = 32  # an action string
-MAX_PRESET_CHARS: Final = 32  # a rule preset's name
-MAX_OPTIONS: Final = 32  # entries of a rule options object
-MAX_SECONDS: Final = 24 * 3600  # any duration: clock base and increment, grace
-MAX_LIST_OFFSET: Final = 100_000  # where a page of the table list starts
-MAX_SPECTATOR_NAMES: Final = 10  # names a spectator list shows (the count says how many in all)
-# The most seats a table may have: the largest game's (Twenty-Five is for up to 10).
-MAX_SEATS: Final = max(cls.max_players for cls in GAMES.values())
-
-# The closed list of error codes, with their meanings (docs/protocol.md mirrors this table).
-ERROR_CODES: Final[dict[str, str]] = {
-    "bad_json": "The frame is not valid UTF-8 JSON, or not a JSON object.",
-    "unknown_type": "The message has no string `type`, or a `type` the server does not know.",
-    "bad_field": "A field is missing, unknown, of the wrong type or out of range (the message names it).",
-    "too_large": "The message is larger than MAX_MESSAGE_BYTES (16 KiB); the connection stays open.",
-    "bad_version": "`hello` asked for a protocol version the server does not speak.",
-    "not_hello": "The first message on a connection was not `hello`.",
-    "bad_token": "The resume token is forged, expired or belongs to someone else.",
-    "bad_rules": "Unknown rule preset or option, or a seat list the game does not allow.",
-    "no_such_table": "No table with that id (or it is private and the id is wrong).",
-    "table_full": "The table (or the requested seat) has no open seat.",
-    "not_seated": "The connection holds no seat at that table, so it cannot act, resign or chat there.",
-    "not_your_turn": "The seat is not the one to move.",
-    "invalid_action": "The action string is not an action at all (trumps.InvalidAction).",
-    "illegal_action": "A well-formed action that the rules do not allow now (trumps.IllegalAction).",
-    "stale_event": "The game changed after the event number `expected` (or it is in the future); resync first.",
-    "game_over": "The game at that table has ended.",
-    "not_allowed": "Not possible at this table: a hint where people play, a rematch before the end.",
-    "rate_limited": "Too many messages on this connection, or too many unfinished tables of yours.",
-    "hint_pending": "A hint for this seat is still being thought: one at a time.",
-    "internal_error": "The server failed; the request changed nothing.",
-    "unavailable": "The game store cannot be reached just now; the request changed nothing. Try again shortly.",
-}
-
-ErrorCode: TypeAlias = Literal[
-    "bad_json",
-    "unknown_type",
-    "bad_field",
-    "too_large",
-    "bad_version",
-    "not_hello",
-    "bad_token",
-    "bad_rules",
-    "no_such_table",
-    "table_full",
-    "not_seated",
-    "not_your_turn",
-    "invalid_action",
-    "illegal_action",
-    "stale_event",
-    "game_over",
-    "not_allowed",
-    "rate_limited",
-    "hint_pending",
-    "internal_error",
-    "unavailable",
-]
-assert tuple(get_args(ErrorCode)) == tuple(ERROR_CODES), "ErrorCode and ERROR_CODES differ"
-
-GameId: TypeAlias = Literal["kozyri", "twentyfive"]
-BotLevel: TypeAlias = Literal["random", "easy", "medium", "hard", "expert"]
-SeatKind: TypeAlias = Literal["human", "random", "easy", "medium", "hard", "expert"]
-Reason: TypeAlias = Literal[
-    "out_of_cards", "draw_rule", "repetition", "max_plies", "target", "resigned", "timeout"
-]
-EventKind: TypeAlias = Literal[
-    "start", "action", "resign", "timeout", "join", "leave", "disconnect", "takeover", "return"
-]
-OnTimeout: TypeAlias = Literal["move", "forfeit"]
-# How fast bots move where a person plays (docs/protocol.md#pacing).
-BotPace: TypeAlias = Literal["normal", "fast", "instant"]
-
-Id = Annotated[str, Meta(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[A-Za-z0-9_-]+$")]
-Token = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_CHARS)]
-Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_CHARS)]
-ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
-ActionText = Annotated[str, Meta(min_length=1, max_length=MAX_ACTION_CHARS)]
-Preset = Annotated[str, Meta(min_length=1, max_length=MAX_PRESET_CHARS)]
-# A seat's contribution to a fair deal (trumps.fairdeal): 16-128 lowercase hex digits.
-Contribution = Annotated[str, Meta(min_length=16, max_length=128, pattern=r"^([0-9a-f]{2})+$")]
-Digest = Annotated[str, Meta(min_length=64, max_length=64, pattern=r"^[0-9a-f]+$")]
-SeatNo = Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
-EventNo = Annotated[int, Meta(ge=0)]
-Seconds = Annotated[float, Meta(ge=0, le=MAX_SECONDS)]
-Options = Annotated[dict[str, Any], Meta(max_length=MAX_OPTIONS)]
-
-# Control, invisible and bidi formatting characters, and those that draw as nothing (Hangul
-# fillers, the blank Braille pattern, tag characters); the joiners U+200C/U+200D stay, since
-# Persian words need the zero-width non-joiner.
-_CONTROL = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\xad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028-\u202e"
-    r"\u2060-\u2069\u2800\u3164\ufeff\uffa0\U000e0000-\U000e007f]"
+from trumps.server.wiretypes import (
+    MAX_LIST_OFFSET,
+    MAX_MESSAGE_BYTES,
+    MAX_NONCE,
+    MAX_PRESET_CHARS,
+    MAX_SEATS,
+    MAX_SECONDS,
+    MAX_SPECTATOR_NAMES,
+    PROTOCOL_VERSION,
+    ActionText,
+    BotLevel,
+    BotPace,
+    ChatText,
+    Contribution,
+    Digest,
+    ErrorCode,
+    EventKind,
+    EventNo,
+    GameId,
+    Id,
+    Name,
+    OnTimeout,
+    Options,
+    Preset,
+    ProtocolError,
+    Reason,
+    SeatKind,
+    SeatNo,
+    Seconds,
+    Token,
+    clean_text,
 )
 
 
-def clean_text(text: str) -> str:
-    """``text`` with control and invisible formatting characters removed; never interpreted."""
-    return _CONTROL.sub("", text)
-
-
-class ProtocolError(ValueError):
-    """Bad client input: ``code`` is one of ``ERROR_CODES``, ``message`` says what is wrong."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        if code not in ERROR_CODES:
-            raise ValueError(f"unknown protocol error code {code!r}")
-        super().__init__(f"{code}: {message}")
-        self.code: ErrorCode = code
-        self.message = message
-
-
-class _Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+class MessageBase(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
     """Base of every message: a JSON object tagged by ``type``."""
 
 
-class _Part(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class PartBase(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Base of nested, untagged objects."""
 
 
 # ---------------------------------------------------------------- nested objects
 
 
-class WhyNot(_Part, kw_only=True):
+class WhyNot(PartBase, kw_only=True):
     """Why an action is not legal now, as the game says (docs/api.md#rule-queries): a
     reason ``code``, the rule id of docs/rules/ (empty when none), the cards and the suit
     it is about; clients word it in the player's language."""
@@ -161,7 +74,7 @@ class WhyNot(_Part, kw_only=True):
     suit: str | None = None
 
 
-class RuleFault(_Part, kw_only=True):
+class RuleFault(PartBase, kw_only=True):
     """Which rule option a ``bad_rules`` error is about (``trumps.InvalidRules``): its
     ``option`` name and, when it is the number of seats that does not fit its value, the
     player counts that would (``fits``); clients word it in the player's language."""
@@ -170,14 +83,14 @@ class RuleFault(_Part, kw_only=True):
     fits: list[int] = []
 
 
-class TimeControl(_Part, kw_only=True):
+class TimeControl(PartBase, kw_only=True):
     """A Fischer clock: ``base`` seconds per player plus ``increment`` seconds per move."""
 
     base: Annotated[float, Meta(gt=0, le=MAX_SECONDS)]
     increment: Seconds = 0.0
 
 
-class SeatInfo(_Part, kw_only=True):
+class SeatInfo(PartBase, kw_only=True):
     """A seat as everyone at the table sees it."""
 
     seat: SeatNo
@@ -188,7 +101,7 @@ class SeatInfo(_Part, kw_only=True):
     left: bool = False  # its player gave it up in a running game: a bot plays it for good
 
 
-class TableSummary(_Part, kw_only=True):
+class TableSummary(PartBase, kw_only=True):
     """One row of the public table list."""
 
     table_id: Id
@@ -200,7 +113,7 @@ class TableSummary(_Part, kw_only=True):
     time_control: TimeControl | None = None
 
 
-class OutcomeInfo(_Part, kw_only=True):
+class OutcomeInfo(PartBase, kw_only=True):
     """An outcome in its JSON form (docs/api.md, Outcome)."""
 
     winners: list[SeatNo]
@@ -209,7 +122,7 @@ class OutcomeInfo(_Part, kw_only=True):
     reason: Reason
 
 
-class LogEntry(_Part, kw_only=True):
+class LogEntry(PartBase, kw_only=True):
     """One past event of a table, as the recipient may see it (a hidden discard is ``rob`` or ``discard``)."""
 
     number: Annotated[int, Meta(ge=1)]
@@ -223,14 +136,14 @@ class LogEntry(_Part, kw_only=True):
     took: int | None = None
 
 
-class SpectatorList(_Part, kw_only=True):
+class SpectatorList(PartBase, kw_only=True):
     """Who watches a table: how many people, and the first ``MAX_SPECTATOR_NAMES`` names."""
 
     count: Annotated[int, Meta(ge=0)] = 0
     names: Annotated[list[Name], Meta(max_length=MAX_SPECTATOR_NAMES)] = []
 
 
-class ChatEntry(_Part, kw_only=True):
+class ChatEntry(PartBase, kw_only=True):
     """One chat line said at a table (``seat`` None: a spectator), as a snapshot carries it."""
 
     seat: SeatNo | None
@@ -241,7 +154,7 @@ class ChatEntry(_Part, kw_only=True):
 # ---------------------------------------------------------------- client → server
 
 
-class Hello(_Msg, tag="hello", kw_only=True):
+class Hello(MessageBase, tag="hello", kw_only=True):
     """First message on a connection: who I am, and a resume token to get my seats back."""
 
     protocol: Annotated[int, Meta(ge=1)]
@@ -257,7 +170,7 @@ class Hello(_Msg, tag="hello", kw_only=True):
             raise ValueError("name must contain visible characters - at `$.name`")
 
 
-class CreateTable(_Msg, tag="create_table", kw_only=True):
+class CreateTable(MessageBase, tag="create_table", kw_only=True):
     """Create a table; each seat is ``"human"`` (open for a person) or a bot level."""
 
     game: GameId
@@ -271,26 +184,26 @@ class CreateTable(_Msg, tag="create_table", kw_only=True):
     bot_pace: BotPace | None = None  # None: the server's default (normal unless told)
 
 
-class JoinTable(_Msg, tag="join_table", kw_only=True):
+class JoinTable(MessageBase, tag="join_table", kw_only=True):
     """Sit at a table (any open seat, or ``seat``); a taken or full table is ``table_full``."""
 
     table_id: Id
     seat: SeatNo | None = None
 
 
-class LeaveTable(_Msg, tag="leave_table", kw_only=True):
+class LeaveTable(MessageBase, tag="leave_table", kw_only=True):
     """Give up the seat (a running game continues with a bot) or stop spectating."""
 
     table_id: Id
 
 
-class Spectate(_Msg, tag="spectate", kw_only=True):
+class Spectate(MessageBase, tag="spectate", kw_only=True):
     """Watch a table; spectators receive the public view only."""
 
     table_id: Id
 
 
-class ListTables(_Msg, tag="list_tables", kw_only=True):
+class ListTables(MessageBase, tag="list_tables", kw_only=True):
     """Ask for a page of the public table list (also pushed on change while in the lobby):
     ``lobby.LOBBY_PAGE`` tables from the ``offset``-th."""
 
@@ -298,18 +211,18 @@ class ListTables(_Msg, tag="list_tables", kw_only=True):
     offset: Annotated[int, Meta(ge=0, le=MAX_LIST_OFFSET)] = 0
 
 
-class QuickMatch(_Msg, tag="quick_match", kw_only=True):
+class QuickMatch(MessageBase, tag="quick_match", kw_only=True):
     """Pair me with the next person waiting for the same game and rules."""
 
     game: GameId
     rules: Preset | Options | None = None
 
 
-class CancelQuickMatch(_Msg, tag="cancel_quick_match", kw_only=True):
+class CancelQuickMatch(MessageBase, tag="cancel_quick_match", kw_only=True):
     """Stop waiting for a quick match."""
 
 
-class PlayComputer(_Msg, tag="play_computer", kw_only=True):
+class PlayComputer(MessageBase, tag="play_computer", kw_only=True):
     """Start a game against bots at once: ``players`` seats, me in seat 0."""
 
     game: GameId
@@ -319,7 +232,7 @@ class PlayComputer(_Msg, tag="play_computer", kw_only=True):
     bot_pace: BotPace | None = None  # as in create_table
 
 
-class Action(_Msg, tag="action", kw_only=True):
+class Action(MessageBase, tag="action", kw_only=True):
     """Play ``action`` (docs/actions.md); ``expected`` is the last event number I have seen."""
 
     table_id: Id
@@ -327,13 +240,13 @@ class Action(_Msg, tag="action", kw_only=True):
     expected: EventNo
 
 
-class Resign(_Msg, tag="resign", kw_only=True):
+class Resign(MessageBase, tag="resign", kw_only=True):
     """Resign the game at this table."""
 
     table_id: Id
 
 
-class ChatSend(_Msg, tag="chat", kw_only=True):
+class ChatSend(MessageBase, tag="chat", kw_only=True):
     """Say something at a table (plain text, at most 300 characters)."""
 
     table_id: Id
@@ -345,26 +258,26 @@ class ChatSend(_Msg, tag="chat", kw_only=True):
             raise ValueError("text must contain visible characters - at `$.text`")
 
 
-class Resync(_Msg, tag="resync", kw_only=True):
+class Resync(MessageBase, tag="resync", kw_only=True):
     """I missed events after ``last_event``: send me a fresh ``table_state``."""
 
     table_id: Id
     last_event: EventNo
 
 
-class HintAsk(_Msg, tag="hint", kw_only=True):
+class HintAsk(MessageBase, tag="hint", kw_only=True):
     """What would the strongest bot play for me now? Only in games against the computer."""
 
     table_id: Id
 
 
-class RematchAsk(_Msg, tag="rematch", kw_only=True):
+class RematchAsk(MessageBase, tag="rematch", kw_only=True):
     """After the end: a new table with the same game, rules, seats and settings."""
 
     table_id: Id
 
 
-class Contribute(_Msg, tag="contribute", kw_only=True):
+class Contribute(MessageBase, tag="contribute", kw_only=True):
     """My seat's random value for the deal, sent after the table state that carried the
     table's ``commitment`` (docs/fairness.md); once per seat, before the game starts."""
 
@@ -372,7 +285,7 @@ class Contribute(_Msg, tag="contribute", kw_only=True):
     value: Contribution
 
 
-class Ping(_Msg, tag="ping", kw_only=True):
+class Ping(MessageBase, tag="ping", kw_only=True):
     """Keep-alive; answered by ``pong`` with the same ``nonce``."""
 
     nonce: Annotated[int, Meta(ge=0, le=MAX_NONCE)] | None = None
@@ -401,7 +314,7 @@ ClientMessage: TypeAlias = (
 # ---------------------------------------------------------------- server → client
 
 
-class Welcome(_Msg, tag="welcome", kw_only=True):
+class Welcome(MessageBase, tag="welcome", kw_only=True):
     """Answer to ``hello``: my player id, cleaned name and the token to resume with."""
 
     player_id: Id
@@ -412,7 +325,7 @@ class Welcome(_Msg, tag="welcome", kw_only=True):
     tables: list[Id] = []
 
 
-class Error(_Msg, tag="error", kw_only=True):
+class Error(MessageBase, tag="error", kw_only=True):
     """A rejected request; the request changed nothing and the connection stays open."""
 
     code: ErrorCode
@@ -422,7 +335,7 @@ class Error(_Msg, tag="error", kw_only=True):
     rule: RuleFault | None = None  # with bad_rules: the option at fault, when one is
 
 
-class TableList(_Msg, tag="table_list", kw_only=True):
+class TableList(MessageBase, tag="table_list", kw_only=True):
     """A page of the public tables: ``tables`` from the ``offset``-th, of ``total``."""
 
     tables: list[TableSummary]
@@ -430,7 +343,7 @@ class TableList(_Msg, tag="table_list", kw_only=True):
     total: int | None = None  # None: not said (all of them are in ``tables``)
 
 
-class TableState(_Msg, tag="table_state", kw_only=True):
+class TableState(MessageBase, tag="table_state", kw_only=True):
     """A full snapshot of a table for one recipient (after join, spectate or resync)."""
 
     table_id: Id
@@ -461,7 +374,7 @@ class TableState(_Msg, tag="table_state", kw_only=True):
     dealt: bool = False
 
 
-class Event(_Msg, tag="event", kw_only=True):
+class Event(MessageBase, tag="event", kw_only=True):
     """Event number ``number`` at a table, with the recipient's view after it."""
 
     table_id: Id
@@ -481,7 +394,7 @@ class Event(_Msg, tag="event", kw_only=True):
     closed: dict[str, Any] | None = None
 
 
-class ChatPosted(_Msg, tag="chat", kw_only=True):
+class ChatPosted(MessageBase, tag="chat", kw_only=True):
     """Chat said at a table; ``text`` is plain text, never markup."""
 
     table_id: Id
@@ -490,7 +403,7 @@ class ChatPosted(_Msg, tag="chat", kw_only=True):
     text: ChatText
 
 
-class Spectators(_Msg, tag="spectators", kw_only=True):
+class Spectators(MessageBase, tag="spectators", kw_only=True):
     """Who watches ``table_id`` now (sent to everyone at the table when it changes)."""
 
     table_id: Id
@@ -498,13 +411,13 @@ class Spectators(_Msg, tag="spectators", kw_only=True):
     names: Annotated[list[Name], Meta(max_length=MAX_SPECTATOR_NAMES)]
 
 
-class Pong(_Msg, tag="pong", kw_only=True):
+class Pong(MessageBase, tag="pong", kw_only=True):
     """Answer to ``ping``."""
 
     nonce: int | None = None
 
 
-class GameOver(_Msg, tag="game_over", kw_only=True):
+class GameOver(MessageBase, tag="game_over", kw_only=True):
     """The game at a table ended; the record is stored under ``record_id``."""
 
     table_id: Id
@@ -512,7 +425,7 @@ class GameOver(_Msg, tag="game_over", kw_only=True):
     record_id: int | None = None
 
 
-class HintWhy(_Part, kw_only=True):
+class HintWhy(PartBase, kw_only=True):
     """Why the bot chose its action (``trumps.ai.Explain``): a reason code and its numbers,
     for the client to word in the player's language."""
 
@@ -520,7 +433,7 @@ class HintWhy(_Part, kw_only=True):
     numbers: dict[str, float] = {}
 
 
-class Hint(_Msg, tag="hint", kw_only=True):
+class Hint(MessageBase, tag="hint", kw_only=True):
     """The strongest bot's choice for the recipient's seat at event ``event``, and why:
     ``why`` for people, ``reasoning`` the engine's own English note (for debugging)."""
 
@@ -532,7 +445,7 @@ class Hint(_Msg, tag="hint", kw_only=True):
     values: dict[str, float] | None = None
 
 
-class Rematch(_Msg, tag="rematch", kw_only=True):
+class Rematch(MessageBase, tag="rematch", kw_only=True):
     """``by`` asked for a rematch of ``table_id``: join ``new_table_id`` to play it."""
 
     table_id: Id
@@ -540,7 +453,7 @@ class Rematch(_Msg, tag="rematch", kw_only=True):
     by: Name
 
 
-class Replaced(_Msg, tag="replaced", kw_only=True):
+class Replaced(MessageBase, tag="replaced", kw_only=True):
     """The seat at ``table_id`` is played from another connection of the same player now
     (another tab): this connection hears no more of the table until it joins again."""
 
@@ -551,7 +464,7 @@ class Replaced(_Msg, tag="replaced", kw_only=True):
 ClosedReason: TypeAlias = Literal["idle", "not_started"]
 
 
-class TableClosed(_Msg, tag="table_closed", kw_only=True):
+class TableClosed(MessageBase, tag="table_closed", kw_only=True):
     """The server gave ``table_id`` up unfinished: a table of bots nobody watched for a
     while (``idle``), or one that never started (``not_started``).  Sent to everyone at it
     and to its creator; it leaves the lobby list, and requests for it are ``no_such_table``."""
@@ -560,7 +473,7 @@ class TableClosed(_Msg, tag="table_closed", kw_only=True):
     reason: ClosedReason
 
 
-class Waiting(_Msg, tag="waiting", kw_only=True):
+class Waiting(MessageBase, tag="waiting", kw_only=True):
     """Answer to ``quick_match``: waiting for another person to ask for the same game."""
 
     game: GameId

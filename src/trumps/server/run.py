@@ -46,8 +46,8 @@ from trumps.server.app import (
 from trumps.server.auth import load_secret, make_private_dir
 from trumps.server.conngate import connection_guard
 from trumps.server.hub import GUESTS_PER_ADDRESS
-from trumps.server.protocol import BotPace
 from trumps.server.quota import FairUse
+from trumps.server.wiretypes import BotPace
 from trumps.store import SqlStore
 
 __all__ = [

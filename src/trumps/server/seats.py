@@ -22,7 +22,8 @@ import unicodedata
 from trumps.games import new_game
 from trumps.server.commands import ContributeCmd, GraceOver, Join, Outbox
 from trumps.server.projection import Projection
-from trumps.server.protocol import MAX_SPECTATOR_NAMES, Replaced, SpectatorList, Spectators
+from trumps.server.protocol import Replaced, SpectatorList, Spectators
+from trumps.server.wiretypes import MAX_SPECTATOR_NAMES
 
 __all__ = ["Seats"]
 

@@ -58,9 +58,10 @@ from trumps.server.commands import (
 from trumps.server.config import TableConfig
 from trumps.server.persist import Persisted
 from trumps.server.projection import LOG_IN_SNAPSHOT, why_msg
-from trumps.server.protocol import ChatPosted, EventKind
+from trumps.server.protocol import ChatPosted
 from trumps.server.tablebase import CHAT_IN_SNAPSHOT
 from trumps.server.timing import TimeSource
+from trumps.server.wiretypes import EventKind
 from trumps.store import ChatLine, RunningTable
 
 __all__ = [

@@ -23,8 +23,9 @@ from trumps.server.bots import BotRunner
 from trumps.server.clock import FischerClocks
 from trumps.server.commands import Command, Outbox, Timeout
 from trumps.server.config import TableConfig
-from trumps.server.protocol import EventKind, ServerMessage
+from trumps.server.protocol import ServerMessage
 from trumps.server.timing import KeyedTimers, LoopTime, TimeSource
+from trumps.server.wiretypes import EventKind
 from trumps.store import ChatLine
 
 __all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "TableBase"]

@@ -25,7 +25,6 @@ from trumps.server.protocol import (
     ClientMessage,
     Contribute,
     CreateTable,
-    ErrorCode,
     HintAsk,
     JoinTable,
     LeaveTable,
@@ -52,6 +51,7 @@ from trumps.server.table import (
     Table,
     TableConfig,
 )
+from trumps.server.wiretypes import ErrorCode
 from trumps.store import Store
 
 if TYPE_CHECKING:
