@@ -52,7 +52,7 @@ ENGINE_STDLIB = {
 
 
 # Modules that belong to a layer named otherwise: the fair-deal scheme is part of records.
-PART_OF = {"fairdeal": "records"}
+PART_OF = {"fairdeal": "records", "ratings": "records"}
 
 
 def _layer(path: Path) -> str | None:

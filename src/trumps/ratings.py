@@ -1,0 +1,279 @@
+"""Ratings of people (and the fixed ratings of bots) for rated games (docs/ratings.md).
+
+One rating per *family* of games that are alike enough to share a ladder:
+
+* ``kozyri-duel``: Svoi Kozyri with two players — Glicko-2, updated after each game, as
+  Lichess does (each game its own rating period);
+* ``kozyri-multi``: Svoi Kozyri with three or more players;
+* ``twentyfive``: Twenty-Five, everyone for themselves (any number of players);
+* ``twentyfive-teams``: Twenty-Five with teams.
+
+The last three use a Plackett–Luce model (``openskill``) over the finishing order: the
+winners (a winning team) share first place, the losers last, a draw puts everyone level.
+Both models use one scale: a new player is 1500 with a deviation of 350, and a rating is
+*provisional* while its deviation is above ``PROVISIONAL_DEVIATION`` (110), as on Lichess.
+A bot has a fixed rating per family, measured in the arena (``trumps arena --calibrate``):
+a person's rating moves against it, the bot's does not.
+
+A seat a takeover bot played at the end (its person left, or never came back, and the
+grace rules ran out) counts as a loss for that person whatever their side's result.  This
+module is pure: the store calls ``rate_game`` inside the transaction that stores the game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from openskill.models import PlackettLuce
+
+from trumps.games import Game, Outcome
+
+__all__ = [
+    "FAMILIES",
+    "NEW",
+    "PROVISIONAL_DEVIATION",
+    "Rating",
+    "bot_rating",
+    "family_of",
+    "glicko2",
+    "idle",
+    "rate_game",
+    "rateable",
+    "sides_of",
+]
+
+FAMILIES: dict[str, str] = {
+    "kozyri-duel": "Svoi Kozyri, two players",
+    "kozyri-multi": "Svoi Kozyri, three or more players",
+    "twentyfive": "Twenty-Five, everyone for themselves",
+    "twentyfive-teams": "Twenty-Five in teams",
+}
+GLICKO_FAMILIES = frozenset({"kozyri-duel"})
+
+START = 1500.0
+START_DEVIATION = 350.0
+START_VOLATILITY = 0.06
+PROVISIONAL_DEVIATION = 110.0
+MIN_DEVIATION = 45.0  # no rating is ever more certain than this (Lichess's floor)
+TAU = 0.5  # Glicko-2's system constant: how fast volatility may change
+_SCALE = 173.7178  # Glicko-2's factor between the Glicko scale and its own
+_EPSILON = 1e-6
+# Plackett–Luce on the same scale: beta is the spread of one game's performance (a
+# 200-point edge wins about three games in four), tau the drift added before each game.
+_PL = PlackettLuce(mu=START, sigma=START_DEVIATION, beta=200.0, tau=3.5)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A rating: ``value`` on the 1500 scale, its ``deviation`` (Glicko's RD, openskill's
+    sigma), Glicko-2's ``volatility`` (unused by Plackett–Luce) and the rated ``games``."""
+
+    value: float = START
+    deviation: float = START_DEVIATION
+    volatility: float = START_VOLATILITY
+    games: int = 0
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > PROVISIONAL_DEVIATION
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "rating": round(self.value),
+            "deviation": round(self.deviation),
+            "provisional": self.provisional,
+            "games": self.games,
+        }
+
+
+NEW = Rating()
+
+
+def family_of(game: Game) -> str:
+    """The rating family of ``game`` (by its game, its seat count and whether seats play
+    on sides, as the game says: ``Game.side_of``)."""
+    teams = any(len(game.side_of(s)) > 1 for s in range(game.players))
+    if game.game_id == "kozyri":
+        return "kozyri-duel" if game.players == 2 else "kozyri-multi"
+    return "twentyfive-teams" if teams else "twentyfive"
+
+
+def rateable(game: Game) -> str | None:
+    """Why the finished ``game`` cannot be rated (one line), or None when it can: it must
+    be over, and a move must have been made (a game given up before anyone played is
+    aborted, not lost)."""
+    if game.outcome is None:
+        return "the game is not over"
+    if not game.history:
+        return "no move was made: the game was aborted"
+    return None
+
+
+# ---------------------------------------------------------------------------- Glicko-2
+
+
+def _g(phi: float) -> float:
+    return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
+
+
+def _volatility(sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
+    """Step 5 of Glickman's description: the new volatility, by the Illinois algorithm."""
+    a = math.log(sigma * sigma)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2) - (
+            x - a
+        ) / (tau * tau)
+
+    big_a = a
+    if delta * delta > phi * phi + v:
+        big_b = math.log(delta * delta - phi * phi - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    f_a, f_b = f(big_a), f(big_b)
+    while abs(big_b - big_a) > _EPSILON:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = f(big_c)
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a /= 2.0
+        big_b, f_b = big_c, f_c
+    return math.exp(big_a / 2.0)
+
+
+def glicko2(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = TAU) -> Rating:
+    """``player`` after one rating period with these ``(opponent, score)`` results (score
+    1 a win, 0.5 a draw, 0 a loss); with no results only the deviation grows."""
+    mu = (player.value - START) / _SCALE
+    phi = player.deviation / _SCALE
+    sigma = player.volatility
+    if not results:
+        grown = math.sqrt(phi * phi + sigma * sigma) * _SCALE
+        return replace(player, deviation=min(START_DEVIATION, grown))
+    v_inv = 0.0
+    gain = 0.0
+    for opponent, score in results:
+        if not 0.0 <= score <= 1.0:
+            raise ValueError(f"a score is 0, 0.5 or 1, not {score!r}")
+        mu_j = (opponent.value - START) / _SCALE
+        g = _g(opponent.deviation / _SCALE)
+        e = 1.0 / (1.0 + math.exp(-g * (mu - mu_j)))
+        v_inv += g * g * e * (1.0 - e)
+        gain += g * (score - e)
+    v = 1.0 / v_inv
+    new_sigma = _volatility(sigma, phi, v, v * gain, tau)
+    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
+    new_mu = mu + new_phi * new_phi * gain
+    return Rating(
+        value=new_mu * _SCALE + START,
+        deviation=max(MIN_DEVIATION, new_phi * _SCALE),
+        volatility=new_sigma,
+        games=player.games + len(results),
+    )
+
+
+def idle(rating: Rating, periods: float) -> Rating:
+    """``rating`` after ``periods`` rating periods without a game: its deviation grows as
+    Glicko-2 says (by the volatility each period), never past a new player's."""
+    if periods <= 0:
+        return rating
+    phi = rating.deviation / _SCALE
+    grown = math.sqrt(phi * phi + periods * rating.volatility**2) * _SCALE
+    return replace(rating, deviation=min(START_DEVIATION, grown))
+
+
+# ---------------------------------------------------------------------------- a game
+
+
+def _places(outcome: Outcome, seats: int) -> list[int]:
+    """Each seat's place: 1 for the winners, 2 for the losers, everyone 1 in a draw."""
+    if outcome.draw:
+        return [1] * seats
+    return [1 if s in outcome.winners else 2 for s in range(seats)]
+
+
+def _score(outcome: Outcome, seat: int) -> float:
+    if outcome.draw:
+        return 0.5
+    return 1.0 if seat in outcome.winners else 0.0
+
+
+def rate_game(
+    family: str,
+    ratings: Sequence[Rating],
+    outcome: Outcome,
+    sides: Sequence[Sequence[int]],
+    forfeited: Sequence[int] = (),
+) -> list[Rating]:
+    """Every seat's rating after a rated game of ``family`` (``ratings`` before it, one per
+    seat; the caller keeps only the people's).  ``sides`` are the seats of each side (one
+    seat each without teams); a seat in ``forfeited`` was abandoned by its person and counts
+    as a loss for them (their own rating only: the others are rated on the real result)."""
+    seats = len(ratings)
+    if family not in FAMILIES:
+        raise ValueError(f"unknown rating family {family!r}")
+    if sorted(s for side in sides for s in side) != list(range(seats)):
+        raise ValueError(f"the sides {list(map(list, sides))} must hold every seat once")
+    if family in GLICKO_FAMILIES:
+        if seats != 2:
+            raise ValueError(f"{family} rates games of two players, not {seats}")
+        return [
+            glicko2(
+                ratings[s],
+                [(ratings[1 - s], 0.0 if s in forfeited else _score(outcome, s))],
+            )
+            for s in (0, 1)
+        ]
+    after = _plackett_luce(ratings, _places(outcome, seats), sides)
+    for s in forfeited:
+        places = _places(outcome, seats)
+        side = next(side for side in sides if s in side)
+        # Their own rating as if their side had lost to every other side.
+        for other in range(seats):
+            places[other] = 2 if other in side else 1
+        after[s] = _plackett_luce(ratings, places, sides)[s]
+    return after
+
+
+def _plackett_luce(
+    ratings: Sequence[Rating], places: Sequence[int], sides: Sequence[Sequence[int]]
+) -> list[Rating]:
+    teams = [
+        [_PL.rating(mu=ratings[s].value, sigma=ratings[s].deviation) for s in side]
+        for side in sides
+    ]
+    ranks = [float(places[side[0]]) for side in sides]
+    rated = _PL.rate(teams, ranks=ranks)
+    out: list[Rating] = list(ratings)
+    for side, team in zip(sides, rated, strict=True):
+        for s, r in zip(side, team, strict=True):
+            out[s] = replace(
+                ratings[s],
+                value=float(r.mu),
+                deviation=max(MIN_DEVIATION, float(r.sigma)),
+                games=ratings[s].games + 1,
+            )
+    return out
+
+
+def sides_of(game: Game) -> list[list[int]]:
+    """The sides of ``game``'s seats, in seat order of their first seat (``Game.side_of``)."""
+    seen: list[list[int]] = []
+    for s in range(game.players):
+        if not any(s in side for side in seen):
+            seen.append(sorted(game.side_of(s)))
+    return seen
+
+
+def bot_rating(calibration: Mapping[str, Mapping[str, Rating]], family: str, level: str) -> Rating:
+    """A bot level's fixed rating in ``family`` from a calibration (family → level →
+    rating), or a new player's rating when the calibration has none."""
+    return calibration.get(family, {}).get(level, NEW)
