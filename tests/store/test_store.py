@@ -49,6 +49,8 @@ TABLES = {
     "table_events",
     "table_chat",
     "sessions",
+    "ratings",
+    "rating_changes",
     "alembic_version",
 }
 

@@ -62,6 +62,8 @@ games = Table(
     # A finished game's seats that a takeover bot played at the end (their person had left
     # or never came back): the game is not counted as theirs. Null: none (or not known).
     Column("bot_seats", JSON, nullable=True),
+    # A rated game (docs/ratings.md): finishing it moved its people's ratings.
+    Column("rated", Boolean, nullable=False, server_default=text("false")),
     Index(
         "ix_games_running_table",
         "table_id",
@@ -118,4 +120,33 @@ sessions = Table(
     Index("ix_sessions_token_hash", "token_hash", unique=True),
     Index("ix_sessions_player", "player_id"),
     sqlite_autoincrement=True,
+)
+
+# Each player's rating in each family (trumps.ratings): moved by rated games only.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("family", String(32), primary_key=True),
+    Column("value", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),  # seconds since 1970: its last rated game
+    Index("ix_ratings_family_value", "family", "value"),
+)
+
+# What each rated game did to each of its people's ratings.
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("family", String(32), nullable=False),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_rating_changes_player", "player_id", "game_id"),
 )

@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trumps.ratings import Rating
+
 __all__ = [
     "ChatLine",
     "GameSummary",
@@ -104,6 +106,55 @@ class GameSummary:
     finished: str | None
     # The seats a takeover bot played at the end (their person left or never came back).
     by_bot: list[int] = field(default_factory=list)
+    rated: bool = False
+    # A rated game: what it did to each of its people's ratings (by seat).
+    rating_changes: list[RatingChange] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RatingPlan:
+    """How to rate a game when it is stored finished (docs/ratings.md): its ``family``,
+    the player id of each person's seat (``people``), the fixed rating of each bot's seat
+    (``fixed``: a seat in neither is rated as a new player and moves nobody), the ``sides``
+    (each side's seats) and the seats ``forfeited`` (abandoned: a loss for their person)."""
+
+    family: str
+    people: Mapping[int, int]
+    sides: Sequence[Sequence[int]]
+    fixed: Mapping[int, Rating] = field(default_factory=dict)
+    forfeited: Sequence[int] = ()
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What rated game ``game_id`` did to the rating of the player in ``seat``."""
+
+    game_id: int
+    seat: int
+    player_id: int
+    family: str
+    before: float
+    after: float
+    deviation: float  # after the game
+    at: float  # seconds since 1970
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    player_id: int
+    name: str
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The finished games a player shared with another person, from the player's side."""
+
+    player_id: int
+    name: str
+    won: int
+    drawn: int
+    lost: int
 
 
 @dataclass(frozen=True)
@@ -162,6 +213,8 @@ class TableWrite:
     game_id: int | None = None  # the row, as an earlier write returned it (saves a lookup)
     # With a finished record: the seats a takeover bot played at the end (GameSummary.by_bot).
     bot_seats: Sequence[int] | None = None
+    # With a finished record of a rated table: how to rate it, in the same transaction.
+    rating: RatingPlan | None = None
 
 
 @dataclass(frozen=True)
@@ -372,6 +425,24 @@ class Store(ABC):
         self, player: int | None = None, limit: int = 50, offset: int = 0
     ) -> list[GameSummary]:
         """Finished games, newest first; only those ``player`` (an id) sat in, if given."""
+
+    @abstractmethod
+    async def player_ratings(self, player_id: int) -> dict[str, Rating]:
+        """The player's rating in each family they played a rated game of."""
+
+    @abstractmethod
+    async def leaderboard(
+        self, family: str, *, min_games: int, limit: int = 50, offset: int = 0
+    ) -> list[LeaderboardRow]:
+        """Accounts with a settled rating in ``family`` and ``min_games`` rated games, best first."""
+
+    @abstractmethod
+    async def rating_history(self, player_id: int, family: str | None = None) -> list[RatingChange]:
+        """What each rated game did to the player's rating, oldest first."""
+
+    @abstractmethod
+    async def head_to_head(self, player_id: int, limit: int = 20) -> list[HeadToHead]:
+        """The people this player met most, with the player's wins, draws and losses."""
 
     @abstractmethod
     async def get_game(self, game_id: int, include_running: bool = False) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from trumps.store.base import (
 )
 from trumps.store.bulk import update_running
 from trumps.store.leases import Leases
+from trumps.store.ratingrows import RatingRows, check_plan
 from trumps.store.sessions import SessionRows
 
 __all__ = ["SqlStore"]
@@ -141,6 +142,8 @@ def _check_write(w: TableWrite) -> tuple[bool, int]:
         raise ValueError(f"table {w.table_id}: the events' plies are not the record's last actions")
     if any(actions[e.ply] != e.action for e in plied if e.ply is not None):
         raise ValueError(f"table {w.table_id}: an event's action is not the record's")
+    if w.rating is not None:
+        check_plan(w.rating, len(w.record["players"]))
     return finished, first
 
 
@@ -165,7 +168,7 @@ def _record(row: Row[Any]) -> dict[str, Any]:
     }
 
 
-class SqlStore(Leases, SessionRows, Store):
+class SqlStore(Leases, SessionRows, RatingRows, Store):
     """The store in an SQL database named by a SQLAlchemy URL.
 
     ``sqlite+aiosqlite:///path/to.db`` or ``postgresql+asyncpg://user@host/db``; extra
@@ -412,6 +415,8 @@ class SqlStore(Leases, SessionRows, Store):
                         await self._set_seats(conn, game_id, seats)
                 found[w.table_id] = (game_id, FINISHED if finished else RUNNING, w.fence)
                 results.append(game_id)
+                if finished and w.rating is not None:
+                    await self._rate(conn, game_id, w.rating, w.record["outcome"], self._now())
                 if finished:  # the record holds it all now
                     await conn.execute(
                         delete(table_events).where(table_events.c.game_id == game_id)
@@ -506,6 +511,7 @@ class SqlStore(Leases, SessionRows, Store):
             games.c.started,
             games.c.finished,
             games.c.bot_seats,
+            games.c.rated,
         ).where(games.c.status == FINISHED)
         if player is not None:
             query = query.where(
@@ -517,6 +523,7 @@ class SqlStore(Leases, SessionRows, Store):
         async with self._engine.connect() as conn:
             rows = (await conn.execute(query)).all()
             seats = await self._seats_of(conn, [row.id for row in rows])
+        changes = await self.game_rating_changes([row.id for row in rows if row.rated])
         return [
             GameSummary(
                 id=row.id,
@@ -528,6 +535,8 @@ class SqlStore(Leases, SessionRows, Store):
                 started=row.started,
                 finished=row.finished,
                 by_bot=list(row.bot_seats or []),
+                rated=bool(row.rated),
+                rating_changes=changes.get(row.id, []),
             )
             for row in rows
         ]
