@@ -8,8 +8,14 @@ One rating per *family* of games that are alike enough to share a ladder:
 * ``twentyfive``: Twenty-Five, everyone for themselves (any number of players);
 * ``twentyfive-teams``: Twenty-Five with teams.
 
-The last three use a Plackett–Luce model (``openskill``) over the finishing order: the
-winners (a winning team) share first place, the losers last, a draw puts everyone level.
+The last three use a Plackett–Luce model over the finishing order: the winners (a
+winning team) finished above the losers, in an order among themselves the result does not
+tell, and likewise the losers; a draw puts everyone level.  The update is Weng and Lin's,
+as ``openskill`` makes it; for a result with more than two sides it is made from the
+probability that the winners finished above the losers in any order (``_set_update``),
+not from openskill's ties, which would read "three players did not lose" as "three
+players played equally well" and so take rating from a strong winner whose fellow winners
+were weak (and give it to a weak loser among strong ones).
 Both models use one scale: a new player is 1500 with a deviation of 350, and a rating is
 *provisional* while its deviation is above ``PROVISIONAL_DEVIATION`` (110), as on Lichess.
 A bot has a fixed rating per family, measured in the arena (``trumps arena --calibrate``):
@@ -60,9 +66,15 @@ MIN_DEVIATION = 45.0  # no rating is ever more certain than this (Lichess's floo
 TAU = 0.5  # Glicko-2's system constant: how fast volatility may change
 _SCALE = 173.7178  # Glicko-2's factor between the Glicko scale and its own
 _EPSILON = 1e-6
-# Plackett–Luce on the same scale: beta is the spread of one game's performance (a
-# 200-point edge wins about three games in four), tau the drift added before each game.
-_PL = PlackettLuce(mu=START, sigma=START_DEVIATION, beta=200.0, tau=3.5)
+# Plackett–Luce on the same scale: beta is the spread of one game's performance, chosen
+# so that between two settled players the model's own chance of winning is Glicko's
+# (logistic in the difference over sqrt(2 beta² + their deviations²), so a 200-point edge
+# wins about three games in four, as in Glicko-2 and Elo); tau the drift added to each
+# deviation before a game; kappa openskill's least factor of a deviation's shrinking.
+_PL_BETA = _SCALE / math.sqrt(2.0)
+_PL_TAU = 3.5
+_PL_KAPPA = 0.0001
+_PL = PlackettLuce(mu=START, sigma=START_DEVIATION, beta=_PL_BETA, tau=_PL_TAU, kappa=_PL_KAPPA)
 
 
 @dataclass(frozen=True)
@@ -193,13 +205,6 @@ def idle(rating: Rating, periods: float) -> Rating:
 # ---------------------------------------------------------------------------- a game
 
 
-def _places(outcome: Outcome, seats: int) -> list[int]:
-    """Each seat's place: 1 for the winners, 2 for the losers, everyone 1 in a draw."""
-    if outcome.draw:
-        return [1] * seats
-    return [1 if s in outcome.winners else 2 for s in range(seats)]
-
-
 def _score(outcome: Outcome, seat: int) -> float:
     if outcome.draw:
         return 0.5
@@ -222,6 +227,9 @@ def rate_game(
         raise ValueError(f"unknown rating family {family!r}")
     if sorted(s for side in sides for s in side) != list(range(seats)):
         raise ValueError(f"the sides {list(map(list, sides))} must hold every seat once")
+    named = [*outcome.winners, *outcome.losers, *forfeited]
+    if any(not isinstance(s, int) or not 0 <= s < seats for s in named):
+        raise ValueError(f"the outcome or the forfeits name a seat outside 0–{seats - 1}")
     if family in GLICKO_FAMILIES:
         if seats != 2:
             raise ValueError(f"{family} rates games of two players, not {seats}")
@@ -232,36 +240,112 @@ def rate_game(
             )
             for s in (0, 1)
         ]
-    after = _plackett_luce(ratings, _places(outcome, seats), sides)
-    for s in forfeited:
-        places = _places(outcome, seats)
-        side = next(side for side in sides if s in side)
+    # A side's result is its first seat's (the seats of a side win or lose together).
+    won = [not outcome.draw and side[0] in outcome.winners for side in sides]
+    after = _plackett_luce(ratings, sides, None if outcome.draw else won)
+    for s in set(forfeited):
         # Their own rating as if their side had lost to every other side.
-        for other in range(seats):
-            places[other] = 2 if other in side else 1
-        after[s] = _plackett_luce(ratings, places, sides)[s]
+        others_won = [s not in side for side in sides]
+        after[s] = _plackett_luce(ratings, sides, others_won)[s]
     return after
 
 
 def _plackett_luce(
-    ratings: Sequence[Rating], places: Sequence[int], sides: Sequence[Sequence[int]]
+    ratings: Sequence[Rating], sides: Sequence[Sequence[int]], won: Sequence[bool] | None
 ) -> list[Rating]:
-    teams = [
-        [_PL.rating(mu=ratings[s].value, sigma=ratings[s].deviation) for s in side]
-        for side in sides
-    ]
-    ranks = [float(places[side[0]]) for side in sides]
-    rated = _PL.rate(teams, ranks=ranks)
+    """Every seat's rating after a game of these ``sides`` that the sides marked in ``won``
+    won and the others lost (``won`` None: a draw, everyone level)."""
+    if won is None or all(won) or not any(won):
+        teams = [
+            [_PL.rating(mu=ratings[s].value, sigma=ratings[s].deviation) for s in side]
+            for side in sides
+        ]
+        rated = _PL.rate(teams, ranks=[1.0] * len(sides))
+        moved = [[(float(r.mu), float(r.sigma)) for r in team] for team in rated]
+    else:
+        moved = _set_update(
+            [[(ratings[s].value, ratings[s].deviation) for s in side] for side in sides], won
+        )
     out: list[Rating] = list(ratings)
-    for side, team in zip(sides, rated, strict=True):
-        for s, r in zip(side, team, strict=True):
+    for side, team in zip(sides, moved, strict=True):
+        for s, (mu, sigma) in zip(side, team, strict=True):
             out[s] = replace(
                 ratings[s],
-                value=float(r.mu),
-                deviation=max(MIN_DEVIATION, float(r.sigma)),
+                value=mu,
+                deviation=max(MIN_DEVIATION, sigma),
                 games=ratings[s].games + 1,
             )
     return out
+
+
+def _set_update(
+    teams: Sequence[Sequence[tuple[float, float]]], won: Sequence[bool]
+) -> list[list[tuple[float, float]]]:
+    """Weng and Lin's Plackett–Luce update, as openskill makes it (the same ``beta``,
+    ``tau``, ``kappa`` and its ``gamma``), of ``teams`` (each member's mean and deviation)
+    after the teams marked in ``won`` took the first places, in an unknown order, and the
+    others the last.  With two teams this is openskill's update exactly.
+
+    The likelihood of that result is ``P``, the chance that the first places go to the
+    winners in some order (``_first_places``).  Each team moves by its variance times the
+    slope of ``log P`` in its mean and shrinks by its variance times the curvature, as in
+    openskill; ``P`` only grows with a winner's mean and only falls with a loser's, so
+    winners never lose rating and losers never gain."""
+    tau2 = _PL_TAU * _PL_TAU
+    var = [[sigma * sigma + tau2 for _, sigma in team] for team in teams]
+    team_mu = [math.fsum(mu for mu, _ in team) for team in teams]
+    team_var = [math.fsum(v) for v in var]
+    c = math.sqrt(math.fsum(v + _PL_BETA * _PL_BETA for v in team_var))
+    top = max(team_mu)  # P depends only on the ratios of the strengths: keep them ≤ 1
+    strength = [math.exp((mu - top) / c) for mu in team_mu]
+    slopes, bends = _first_places(strength, [k for k, w in enumerate(won) if w])
+    out: list[list[tuple[float, float]]] = []
+    for k, team in enumerate(teams):
+        omega = team_var[k] * slopes[k] / c
+        delta = team_var[k] * max(0.0, -bends[k]) / (c * c) * math.sqrt(team_var[k]) / c
+        moved = []
+        for (mu, _), v in zip(team, var[k], strict=True):
+            share = v / team_var[k]
+            moved.append((mu + share * omega, math.sqrt(v * max(1.0 - share * delta, _PL_KAPPA))))
+        out.append(moved)
+    return out
+
+
+def _first_places(
+    strength: Sequence[float], winners: Sequence[int]
+) -> tuple[list[float], list[float]]:
+    """The slope and the curvature of ``log P`` in each ``x_k = log strength[k]``, where
+    ``P`` is the Plackett–Luce chance that the first places go to ``winners`` in some
+    order.  ``f(S)``, the chance that the first ``|S|`` places go to the set ``S``, is
+    the sum over its last member ``i`` of ``f(S - i)`` times ``i``'s chance to be chosen
+    next, ``strength[i]`` over the strength left: a sum of positive terms over the subsets
+    of the winners (no cancellation, whatever the ratings), each carried with its first
+    and second derivatives."""
+    n, m = len(strength), len(winners)
+    f = [0.0] * (1 << m)
+    grad = [[0.0] * n for _ in range(1 << m)]
+    curv = [[0.0] * n for _ in range(1 << m)]
+    f[0] = 1.0
+    for mask in range(1, 1 << m):
+        for bit in range(m):
+            if not mask >> bit & 1:
+                continue
+            before = mask ^ (1 << bit)  # the set chosen before ``i``
+            i = winners[bit]
+            taken = {winners[j] for j in range(m) if before >> j & 1}
+            left = math.fsum(strength[k] for k in range(n) if k not in taken)
+            q = strength[i] / left
+            f[mask] += f[before] * q
+            for k in range(n):
+                share = 0.0 if k in taken else strength[k] / left
+                a = (1.0 if k == i else 0.0) - share  # d log q / d x_k
+                da = -(share - share * share)  # d a / d x_k
+                g = grad[before][k]
+                grad[mask][k] += q * (g + f[before] * a)
+                curv[mask][k] += q * (curv[before][k] + 2.0 * g * a + f[before] * (a * a + da))
+    p = f[-1]
+    slopes = [grad[-1][k] / p for k in range(n)]
+    return slopes, [curv[-1][k] / p - slopes[k] ** 2 for k in range(n)]
 
 
 def sides_of(game: Game) -> list[list[int]]:
