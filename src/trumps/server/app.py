@@ -17,6 +17,7 @@ it), starts the hub (resuming running tables) and closes both on shutdown.  Rout
 - ``GET /api/games`` finished games (``?mine=1`` with a bearer token: mine);
   ``GET /api/games/{id}`` a record (``?download=1`` as a file);
   ``GET /api/games/{id}/replay`` the record and every position of it.
+- ``GET /api/leaderboard/{family}`` and ``GET /api/players/{id}``: ratings (``ratingapi.py``).
 
 ``trumps serve --workers N`` runs N processes of this app under uvicorn's supervisor: each
 builds its own app with ``app_from_env``, from settings the command put in the environment
@@ -58,6 +59,7 @@ from trumps.server.httpsafety import SecurityHeaders
 from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
 from trumps.server.protocol import json_schema
 from trumps.server.quota import FairUse, Unavailable
+from trumps.server.ratingapi import RatingApi, summary_json
 from trumps.server.sessions import Sessions, client_label
 from trumps.server.sockets import SocketGate, socket_budget
 from trumps.server.wiretypes import PROTOCOL_VERSION, BotPace
@@ -149,6 +151,7 @@ class _Server:
             LoginLimits(settings.login_per_minute, settings.login_per_account),
             counters=self.hub.counters,  # shared by the processes of a service (Redis)
         )
+        self.ratings = RatingApi(self.store, self.hub.options.bot_ratings)
 
     async def _expire(self) -> None:
         """Now and then: end idle sessions and delete guests that hold nothing."""
@@ -321,28 +324,7 @@ class _Server:
             if player is None:
                 return fail(401, "bad_token", "mine=1 needs an Authorization: Bearer token")
         found = await self.store.finished_games(player=player, limit=limit, offset=offset)
-        return JSONResponse(
-            {
-                "games": [
-                    {
-                        "id": g.id,
-                        "table_id": g.table_id,
-                        "game": g.game,
-                        "players": g.players,
-                        "outcome": g.outcome,
-                        "started": g.started,
-                        "finished": g.finished,
-                        "by_bot": g.by_bot,
-                        **(
-                            {"seat": g.player_ids.index(player)}
-                            if player is not None and player in g.player_ids
-                            else {}
-                        ),
-                    }
-                    for g in found
-                ]
-            }
-        )
+        return JSONResponse({"games": [summary_json(g, player) for g in found]})
 
     async def _record(self, request: Request) -> dict[str, Any] | Response:
         try:
@@ -426,6 +408,8 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             route("/api/games", server.games, ["GET"]),
             route("/api/games/{game_id}", server.game, ["GET"]),
             route("/api/games/{game_id}/replay", server.replay, ["GET"]),
+            route("/api/leaderboard/{family}", server.ratings.leaderboard, ["GET"]),
+            route("/api/players/{player_id}", server.ratings.profile, ["GET"]),
             route("/i18n/{lang}.json", server.i18n, ["GET"]),
             WebSocketRoute("/ws", server.websocket),
             *static,

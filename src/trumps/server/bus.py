@@ -62,6 +62,7 @@ class RemoteConn:
         self.player: int | None = None
         self.name = ""
         self.contributes = False  # its client promised contributions (its process says)
+        self.account: str | None = None  # its account's login; None: a guest
         # What its client's address is counted under (``quota.address_key``: a hash, as
         # the connection's process sent it with the request); None: not known.
         self.address_key: str | None = None

@@ -188,6 +188,7 @@ class Cluster:
             "p": conn.player,
             "n": conn.name,
             "f": conn.contributes,
+            "ac": conn.account,
             # The owner counts what this request makes against the client's address
             # (a rematch's table): its hash travels, never the address itself.
             "a": None if conn.address is None else address_key(conn.address),
@@ -224,6 +225,7 @@ class Cluster:
             remote.player, remote.name = p.get("p"), p.get("n") or ""
             remote.address_key = p.get("a")
             remote.contributes = bool(p.get("f"))
+            remote.account = p.get("ac")
             hub.remote_command(remote, p)
         elif kind == "out":
             conn = hub.conn_by_id(p["c"])

@@ -40,6 +40,7 @@ class TableConfig:
     # in code moves at once unless told; the server gives each table its creator's choice
     # or its own default (``--bot-pace``, normal).
     bot_pace: BotPace = "instant"
+    rated: bool = False  # finishing the game moves its people's ratings (docs/ratings.md)
 
     def to_json(self) -> dict[str, Any]:
         tc = self.time_control
@@ -50,6 +51,7 @@ class TableConfig:
             "takeover": self.takeover,
             "private": self.private,
             "bot_pace": self.bot_pace,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -62,4 +64,5 @@ class TableConfig:
             takeover=data.get("takeover", "medium"),
             private=bool(data.get("private", False)),
             bot_pace=data.get("bot_pace", "normal"),
+            rated=bool(data.get("rated", False)),
         )

@@ -38,6 +38,7 @@ import msgspec
 from sqlalchemy.exc import SQLAlchemyError
 
 from trumps.errors import TrumpsError
+from trumps.ratings import Rating
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken
 from trumps.server.availability import Availability
@@ -79,7 +80,7 @@ from trumps.server.table import (
 from trumps.server.tablemaking import Peer, TableRequests
 from trumps.server.tasks import Background, stop_tasks
 from trumps.server.timing import TimeSource
-from trumps.server.wiretypes import PROTOCOL_VERSION, BotPace, ErrorCode, ProtocolError
+from trumps.server.wiretypes import PROTOCOL_VERSION, BotPace, ErrorCode, ProtocolError, SeatKind
 from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["GUESTS_PER_ADDRESS", "GUEST_WINDOW", "Connection", "Hub", "HubOptions", "LiveTable"]
@@ -124,6 +125,9 @@ class HubOptions:
     redis_prefix: str = "trumps:"  # of its keys and channels: services may share a Redis
     time: TimeSource | None = None  # the tables' timers (None: the loop's; tests: ManualTime)
     probe_every: float = PROBE_EVERY  # seconds between two probes of the store
+    # Each bot level's fixed rating per family (docs/ratings.md; ``trumps serve
+    # --bot-ratings``): a rated game against bots moves its person by these.
+    bot_ratings: Mapping[str, Mapping[str, Rating]] = field(default_factory=dict)
 
 
 class Hub(TableRequests, Availability):
@@ -202,6 +206,7 @@ class Hub(TableRequests, Availability):
             stored=running,
             time=self.options.time,
         )
+        table.bot_ratings = self.options.bot_ratings
         creator = meta.get("creator")
         table.labels = {"rules_name": meta.get("rules_name"), "creator": creator}
         address = meta.get("address")
@@ -393,8 +398,10 @@ class Hub(TableRequests, Availability):
         elif isinstance(msg, CreateTable):
             await self._create(conn, msg)
         elif isinstance(msg, PlayComputer):
-            seats: list[str] = ["human"] + [msg.level] * (msg.players - 1)
-            made = CreateTable(game=msg.game, rules=msg.rules, seats=seats, bot_pace=msg.bot_pace)  # type: ignore[arg-type]
+            seats: list[SeatKind] = ["human", *[msg.level] * (msg.players - 1)]
+            made = CreateTable(
+                game=msg.game, rules=msg.rules, seats=seats, bot_pace=msg.bot_pace, rated=msg.rated
+            )
             await self._create(conn, made)
         elif isinstance(msg, QuickMatch):
             await self._quick_match(conn, msg)

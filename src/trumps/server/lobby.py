@@ -67,6 +67,7 @@ class Lobby:
             open_seats=len(table.open_seats()),
             started=table.started,
             time_control=table.config.time_control,
+            rated=table.config.rated,
         )
 
     def summaries(self, game: str | None = None) -> list[TableSummary]:

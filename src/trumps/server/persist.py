@@ -16,12 +16,13 @@ store refuses it if another process took the table over meanwhile.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
+from trumps.ratings import bot_rating, family_of, rateable, sides_of
 from trumps.records import record_of
 from trumps.server.botplay import BotPlay
 from trumps.server.tablebase import CHAT_IN_SNAPSHOT, _Entry
-from trumps.store import ChatLine, TableEvent, TableWrite
+from trumps.store import ChatLine, RatingPlan, TableEvent, TableWrite
 
 __all__ = ["Persisted"]
 
@@ -42,6 +43,7 @@ class Persisted(BotPlay):
             "seats": self.levels,
             "names": self.names,
             "away": [seat.away for seat in self.seats],
+            "starters": [s.starter if isinstance(s.starter, int) else None for s in self.seats],
             "clocks": self.clocks(),
             "number": self.number,
             "started": self.started,
@@ -86,6 +88,30 @@ class Persisted(BotPlay):
             fence=self.fence,
             game_id=self.game_row,
             bot_seats=self.bot_seats() if self._final is not None else None,
+            rating=self.rating_plan() if self._final is not None else None,
+        )
+
+    def rating_plan(self) -> RatingPlan | None:
+        """How the finished game moves ratings (docs/ratings.md), or None: a casual table,
+        a game nobody moved in (aborted), or a person's seat held by no account."""
+        if not self.config.rated or rateable(self.game) is not None:
+            return None
+        people = {s: seat.starter for s, seat in enumerate(self.seats) if seat.level is None}
+        if not all(isinstance(o, int) for o in people.values()):
+            return None
+        family = family_of(self.game)
+        # A seat its starter gave up (left, or a takeover bot plays it): a loss for them.
+        gave_up = [s for s, o in people.items() if self.seats[s].away or self.seats[s].owner != o]
+        return RatingPlan(
+            family,
+            {s: int(cast(int, o)) for s, o in people.items()},
+            sides_of(self.game),
+            fixed={
+                s: bot_rating(self.bot_ratings, family, seat.level)
+                for s, seat in enumerate(self.seats)
+                if seat.level is not None
+            },
+            forfeited=gave_up,
         )
 
     def bot_seats(self) -> list[int]:

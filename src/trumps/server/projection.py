@@ -201,6 +201,7 @@ class Projection(TableBase):
             commitment=None if self.secret is None else commitment(self.secret),
             contributed=seat is not None and self.seats[seat].contribution is not None,
             dealt=self.started,
+            rated=self.config.rated,
         )
 
     def spectator_list(self) -> SpectatorList:

@@ -111,6 +111,7 @@ class TableSummary(PartBase, kw_only=True):
     open_seats: Annotated[int, Meta(ge=0)]
     started: bool
     time_control: TimeControl | None = None
+    rated: bool = False  # a rated table (docs/ratings.md)
 
 
 class OutcomeInfo(PartBase, kw_only=True):
@@ -182,6 +183,8 @@ class CreateTable(MessageBase, tag="create_table", kw_only=True):
     on_timeout: OnTimeout = "move"
     takeover: BotLevel = "medium"
     bot_pace: BotPace | None = None  # None: the server's default (normal unless told)
+    # Rated (docs/ratings.md): finishing the game moves its people's ratings.  Accounts only.
+    rated: bool = False
 
 
 class JoinTable(MessageBase, tag="join_table", kw_only=True):
@@ -212,10 +215,11 @@ class ListTables(MessageBase, tag="list_tables", kw_only=True):
 
 
 class QuickMatch(MessageBase, tag="quick_match", kw_only=True):
-    """Pair me with the next person waiting for the same game and rules."""
+    """Pair me with the next person waiting for the same game and rules, rated or not."""
 
     game: GameId
     rules: Preset | Options | None = None
+    rated: bool | None = None  # None: rated for an account, casual for a guest
 
 
 class CancelQuickMatch(MessageBase, tag="cancel_quick_match", kw_only=True):
@@ -230,6 +234,7 @@ class PlayComputer(MessageBase, tag="play_computer", kw_only=True):
     level: BotLevel = "medium"
     rules: Preset | Options | None = None
     bot_pace: BotPace | None = None  # as in create_table
+    rated: bool = False  # as in create_table: against the bots' fixed ratings
 
 
 class Action(MessageBase, tag="action", kw_only=True):
@@ -372,6 +377,7 @@ class TableState(MessageBase, tag="table_state", kw_only=True):
     commitment: Digest | None = None
     contributed: bool = False
     dealt: bool = False
+    rated: bool = False  # a rated table (docs/ratings.md)
 
 
 class Event(MessageBase, tag="event", kw_only=True):
@@ -478,6 +484,7 @@ class Waiting(MessageBase, tag="waiting", kw_only=True):
 
     game: GameId
     rules: Preset | Options | None = None
+    rated: bool = False
 
 
 ServerMessage: TypeAlias = (

@@ -224,6 +224,7 @@ class Table(Persisted):
             seat.owner = owners[s] if seat.level is None else None
             seat.name = meta.get("names", [None] * game.players)[s]
             seat.away = bool(meta.get("away", [False] * game.players)[s])
+            seat.starter = meta.get("starters", [None] * game.players)[s]
             fair = meta.get("fair")
             if fair is not None:
                 seat.promised = bool(fair["promised"][s])
@@ -482,6 +483,8 @@ class Table(Persisted):
         ):
             self._deal()
             self.started = True
+            for seat in self.seats:
+                seat.starter = seat.owner
             self._cancel_timer("unstarted")
             self.started_at = _now_iso()
             self._moved()

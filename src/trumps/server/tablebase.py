@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from trumps.ai import make_bot
 from trumps.fairdeal import Fairness
 from trumps.games import Game
+from trumps.ratings import Rating
 from trumps.server.bots import BotRunner
 from trumps.server.clock import FischerClocks
 from trumps.server.commands import Command, Outbox, Timeout
@@ -50,6 +51,9 @@ class _Seat:
     # the contribution it gave (the game is dealt once every promise is kept).
     promised: bool = False
     contribution: str | None = None
+    # Who held the seat when the game started: a rated game rates them, and counts it a
+    # loss for them if they gave the seat up (docs/ratings.md).
+    starter: object = None
 
 
 @dataclass
@@ -113,6 +117,8 @@ class TableBase:
         )
         # Durability (``trumps.server.persist``): what is stored, what is held back until it is.
         self.labels: dict[str, Any] = {}  # the server's own settings stored beside the table
+        # The bots' fixed ratings (family -> level -> Rating), for a rated game's end.
+        self.bot_ratings: Mapping[str, Mapping[str, Rating]] = {}
         self.fence = 0  # the fencing number this process owns the table under
         self.chat: list[ChatLine] = []  # the latest lines (CHAT_IN_SNAPSHOT)
         self.chat_count = 0

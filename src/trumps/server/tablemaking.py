@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 __all__ = ["Peer", "TableRequests"]
 
 Peer = Connection | RemoteConn  # a connection here, or one on another process
+GUESTS_CASUAL = "rated games are for accounts: sign in to play rated (guests play casual games)"
 
 
 class TableRequests:
@@ -144,6 +145,9 @@ class TableRequests:
             live.address = None
 
     async def _create(self, conn: Peer, msg: CreateTable) -> Table | None:
+        if msg.rated and conn.account is None:
+            self._error(conn, "not_allowed", GUESTS_CASUAL)
+            return None
         if await self._open_tables(conn.player) >= self.options.max_open_tables:
             self._error(
                 conn,
@@ -173,6 +177,7 @@ class TableRequests:
             takeover=msg.takeover,
             private=msg.private,
             bot_pace=msg.bot_pace or self.options.bot_pace,
+            rated=msg.rated,
         )
         rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
         table = self._open(conn, game, levels, config, rules_name, secret=secret)
@@ -206,6 +211,7 @@ class TableRequests:
             time=self.options.time,
             secret=secret,
         )
+        table.bot_ratings = self.options.bot_ratings
         live = LiveTable(table, rules_name=rules_name, creator=conn.player)
         self.tables[table.table_id] = live
         table.labels = {"rules_name": rules_name, "creator": conn.player}
@@ -220,18 +226,21 @@ class TableRequests:
         except (TrumpsError, ValueError, TypeError) as e:
             self._error(conn, "bad_rules", str(e))
             return
-        key = rules_key(msg.game, rules)
+        rated = msg.rated if msg.rated is not None else conn.account is not None
+        if rated and conn.account is None:
+            self._error(conn, "not_allowed", GUESTS_CASUAL)
+            return
+        key = rules_key(msg.game, rules) + (" rated" if rated else " casual")
+        pair = CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"], rated=rated)
         if self.cluster is not None:  # whoever waits, on any process
             found = await self.cluster.quick_match(conn, key)
             if found is None:
                 conn.match_request = msg
-                conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
+                conn.put_nowait(Waiting(game=msg.game, rules=msg.rules, rated=rated))
                 return
             conn.match_key = conn.match_request = None
             node, other_id = found
-            table = await self._create(
-                conn, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
-            )
+            table = await self._create(conn, pair)
             if table is None:
                 return
             local = self.conn_by_id(other_id) if node == self.node else None
@@ -243,11 +252,9 @@ class TableRequests:
             return
         other = self.matches.pair(conn, key)
         if other is None:
-            conn.put_nowait(Waiting(game=msg.game, rules=msg.rules))
+            conn.put_nowait(Waiting(game=msg.game, rules=msg.rules, rated=rated))
             return
-        made = await self._create(
-            other, CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"])
-        )
+        made = await self._create(other, pair)
         if made is None:  # bad rules: both hear why
             self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
             return
@@ -299,6 +306,9 @@ class TableRequests:
     def _table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
         """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
         table = live.table
+        if op == "join" and table.config.rated and conn.account is None:
+            self._error(conn, "not_allowed", GUESTS_CASUAL, table.table_id)
+            return
         if op in ("join", "rejoin"):
             table.submit(
                 Join(

@@ -441,6 +441,10 @@ class Store(ABC):
         """What each rated game did to the player's rating, oldest first."""
 
     @abstractmethod
+    async def results_by_game(self, player_id: int) -> dict[str, dict[str, int]]:
+        """The player's finished games by game: ``{"won": n, "drawn": n, "lost": n}``."""
+
+    @abstractmethod
     async def head_to_head(self, player_id: int, limit: int = 20) -> list[HeadToHead]:
         """The people this player met most, with the player's wins, draws and losses."""
 

@@ -198,6 +198,22 @@ class RatingRows:
             found.setdefault(int(row.game_id), []).append(_change(row))
         return found
 
+    async def results_by_game(self, player_id: int) -> dict[str, dict[str, int]]:
+        """The player's finished games by game: how many won, drawn and lost (a seat a
+        takeover bot finished for them is not theirs: it is not in their history)."""
+        query = (
+            select(games.c.game, games.c.outcome, game_players.c.seat)
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(game_players.c.player_id == player_id, games.c.outcome.is_not(None))
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        found: dict[str, dict[str, int]] = {}
+        for game, outcome, seat in rows:
+            tally = found.setdefault(str(game), {"won": 0, "drawn": 0, "lost": 0})
+            tally[_result(outcome, int(seat))] += 1
+        return found
+
     async def head_to_head(self, player_id: int, limit: int = 20) -> list[HeadToHead]:
         """The people this player met most in finished games: games together, and how many
         of them the player won, drew and lost (from the player's seat's outcome)."""
@@ -220,17 +236,18 @@ class RatingRows:
         tally: dict[int, list[Any]] = {}
         for other, name, outcome, seat in rows:
             entry = tally.setdefault(int(other), [str(name), 0, 0, 0])
-            if outcome.get("draw"):
-                entry[2] += 1
-            elif seat in outcome.get("winners", ()):
-                entry[1] += 1
-            else:
-                entry[3] += 1
+            entry[1 + ("won", "drawn", "lost").index(_result(outcome, int(seat)))] += 1
         ranked = sorted(tally.items(), key=lambda item: (-sum(item[1][1:]), item[0]))
         return [
             HeadToHead(player_id=pid, name=e[0], won=e[1], drawn=e[2], lost=e[3])
             for pid, e in ranked[:limit]
         ]
+
+
+def _result(outcome: Mapping[str, Any], seat: int) -> str:
+    if outcome.get("draw"):
+        return "drawn"
+    return "won" if seat in outcome.get("winners", ()) else "lost"
 
 
 def _change(row: Any) -> RatingChange:
