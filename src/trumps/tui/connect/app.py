@@ -8,7 +8,10 @@ the log and chat.  The connection lives in ``trumps.tui.connect.net.Client``; it
 worker in the app's event loop and posts a ``ServerUpdate`` for every message.
 
 Keys — lobby: Enter/j join · w watch · c create · p play the computer · m quick match
-(again: cancel) · i join by invite id or link · t my table · h history · q quit.
+(again: cancel) · i join by invite id or link · t my table · h history · s sign in (or
+make this guest an account) · q quit.  The forms' Rated box is for accounts (a guest is
+told why it is off); quick match is rated for an account unless it unticks the box.  At
+the end of a rated game the table says what it did to your rating.
 Table: ←/→ (or 1–9, 0) choose · Enter play · a type an action (``TH``, ``take``,
 ``rob 9S``, ``discard 9S``) · c chat · p whole pile · h hint · r resign · n rematch ·
 l leave · b/Esc lobby.  Anywhere, while offline: Ctrl+R reconnects now; at a table whose
@@ -36,7 +39,10 @@ from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import Change, Msg, outcome_text
 from trumps.tui.connect.net import Client, HttpError
+from trumps.tui.connect.ratingtext import change_text, family_title, game_change, table_family
 from trumps.tui.connect.table import HandBar, TableScreen
+
+RECENT = 20  # latest games asked for to find the one just finished
 
 __all__ = ["ConnectApp", "GameForm", "HandBar", "LobbyScreen", "TableScreen", "run"]
 
@@ -65,7 +71,7 @@ class ConnectApp(App[None]):
     .buttons { height: auto; margin-top: 1; }
     .buttons Button { margin-right: 2; }
     .problem { color: $error; }
-    Confirm, Ask, PileView, GameForm { align: center middle; }
+    Confirm, Ask, PileView, GameForm, SignIn { align: center middle; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -144,6 +150,8 @@ class ConnectApp(App[None]):
             say(self, outcome_text(t), timeout=8)
             if t.record_id is not None:
                 self._check_fair(change.table_id, t.record_id)
+                if t.rated and t.seat is not None:
+                    self._rating_change(change.table_id, t.record_id)
         if change.kind == "table_state" and change.new_table and change.table_id:
             self.show_table(change.table_id)
         for screen in self.screen_stack:
@@ -168,6 +176,36 @@ class ConnectApp(App[None]):
         if t is None:
             return
         t.note(text, "green" if passed else "bold red")
+        self.on_server_update(ServerUpdate(Change("note", table_id), {}))
+
+    @work(group="rating", exit_on_error=False)
+    async def _rating_change(self, table_id: str, record_id: int) -> None:
+        """After a rated game: what it did to our rating (``GET /api/games?mine=1``), in
+        the table's log and status line; one line when it cannot be fetched."""
+        t = self.client.state.tables.get(table_id)
+        if t is None:
+            return
+        family = table_family(t.game, t.players, t.rules)
+        what = f"Your rating ({family_title(family)})" if family else "Your rating"
+        style = "bold cyan"
+        try:
+            data = await self.client.get_json(f"/api/games?mine=1&limit={RECENT}", auth=True)
+        except HttpError as e:
+            text, style = f"Your rating change could not be fetched ({e}).", "bold red"
+        else:
+            rows = data.get("games") if isinstance(data, dict) else None
+            row = next((g for g in rows or [] if g.get("id") == record_id), None)
+            moved = game_change(row) if row is not None else None
+            if moved is not None:
+                text = f"{what}: {change_text(*moved)}."
+            elif row is not None and not row.get("rated"):
+                text = "This game was not rated (no move was made: it was aborted)."
+            else:
+                text = f"Your rating change was not found in your history (game {record_id})."
+                style = "bold red"
+        t.rating_note = text
+        t.note(text, style)
+        say(self, text, severity="error" if style == "bold red" else "information", timeout=8)
         self.on_server_update(ServerUpdate(Change("note", table_id), {}))
 
 

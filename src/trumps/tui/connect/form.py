@@ -18,9 +18,10 @@ from trumps.server.wiretypes import MAX_SEATS
 from trumps.tui.connect.common import BOT_LEVELS
 from trumps.tui.connect.model import Msg
 
-__all__ = ["GameForm"]
+__all__ = ["GUEST_CASUAL", "GameForm"]
 
 SEAT_KINDS = ("human", *BOT_LEVELS)
+GUEST_CASUAL = "Rated games are for accounts: sign in with s in the lobby."
 
 
 class GameForm(ModalScreen["Msg | None"]):
@@ -35,9 +36,15 @@ class GameForm(ModalScreen["Msg | None"]):
         "quick": "Quick match: the next person asking for the same game and rules",
     }
 
-    def __init__(self, mode: str, game: str = "kozyri") -> None:
+    RATED: ClassVar[dict[str, str]] = {
+        "create": "Rated (your rating moves with the result)",
+        "computer": "Rated (against the bots' fixed ratings)",
+        "quick": "Rated (untick for a casual game)",
+    }
+
+    def __init__(self, mode: str, game: str = "kozyri", *, account: bool = False) -> None:
         super().__init__()
-        self.mode, self.game = mode, game
+        self.mode, self.game, self.account = mode, game, account
 
     def compose(self) -> ComposeResult:
         cls = GAMES[self.game]
@@ -107,6 +114,18 @@ class GameForm(ModalScreen["Msg | None"]):
                 with Horizontal(classes="row"):
                     yield Label("", classes="field")
                     yield Checkbox("Private (invite only)", id="private", compact=True)
+            with Horizontal(classes="row"):
+                yield Label("", classes="field")
+                yield Checkbox(
+                    self.RATED[self.mode],
+                    # Quick match is rated for accounts unless they ask for a casual game.
+                    value=self.account and self.mode == "quick",
+                    disabled=not self.account,
+                    id="rated",
+                    compact=True,
+                )
+            if not self.account:
+                yield Label(GUEST_CASUAL, id="rated-why", classes="hint", markup=False)
             yield Label("", id="problem", classes="problem", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="ok", variant="primary")
@@ -166,8 +185,9 @@ class GameForm(ModalScreen["Msg | None"]):
                 )
             except InvalidRules as e:
                 raise ValueError(str(e)) from None
+        rated = self.account and self.query_one("#rated", Checkbox).value
         if self.mode == "quick":
-            return {"type": "quick_match", "game": self.game, "rules": preset}
+            return {"type": "quick_match", "game": self.game, "rules": preset, "rated": rated}
         if self.mode == "computer":
             text = self.query_one("#players", Input).value.strip()
             players = int(text) if text.isdigit() else 0
@@ -181,6 +201,7 @@ class GameForm(ModalScreen["Msg | None"]):
                 "players": players,
                 "level": level,
                 "rules": preset,
+                "rated": rated,
             }
         seats = [s.strip().lower() for s in self.query_one("#seats", Input).value.split(",")]
         seats = [s for s in seats if s]
@@ -199,6 +220,7 @@ class GameForm(ModalScreen["Msg | None"]):
             "seats": seats,
             "private": self.query_one("#private", Checkbox).value,
             "on_timeout": str(self.query_one("#on_timeout", Select).value),
+            "rated": rated,
         }
         clock = self.query_one("#clock", Input).value.strip()
         if clock:

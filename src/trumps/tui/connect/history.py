@@ -15,6 +15,7 @@ from trumps.tui.cardtext import action_label
 from trumps.tui.connect.common import ClientScreen, game_title, show
 from trumps.tui.connect.model import Msg
 from trumps.tui.connect.net import HttpError
+from trumps.tui.connect.ratingtext import change_text, game_change
 from trumps.tui.connect.text import position_text
 
 __all__ = ["HistoryScreen", "ReplayScreen"]
@@ -37,7 +38,7 @@ class HistoryScreen(ClientScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
-        table.add_columns("Game id", "Game", "Players", "Result", "Finished")
+        table.add_columns("Game id", "Game", "Players", "Result", "Rating", "Finished")
         table.focus()
         self.action_reload()
 
@@ -72,11 +73,14 @@ class HistoryScreen(ClientScreen):
         else:
             result = "—"
         reason = str(outcome.get("reason", "")).replace("_", " ")
+        moved = game_change(g)
+        rating = change_text(*moved) if moved else ("rated" if g.get("rated") else "casual")
         return (
             str(g.get("id")),
             game_title(str(g.get("game"))),
             ", ".join(str(p) for p in g.get("players", [])),
             f"{result} ({reason})" if reason else result,
+            rating,
             str(g.get("finished") or "")[:19].replace("T", " "),
         )
 

@@ -12,13 +12,14 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Footer, Label, Static
 
 from trumps.tui.connect.common import ClientScreen, game_title, say, show
-from trumps.tui.connect.dialogs import Ask
+from trumps.tui.connect.dialogs import Ask, SignIn
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.history import HistoryScreen
 from trumps.tui.connect.model import Change, Msg
 from trumps.tui.connect.net import parse_invite
 from trumps.tui.connect.text import lobby_row, rules_text
 
+RATED_TABLE_GUEST = "That table is rated: rated games are for accounts (s: sign in)."
 LOBBY_PAGE = 50  # tables in one table_list (the server's lobby.LOBBY_PAGE)
 
 __all__ = ["LobbyScreen"]
@@ -38,6 +39,7 @@ class LobbyScreen(ClientScreen):
         Binding("i", "invite", "Join by id"),
         Binding("t", "my_table", "My table"),
         Binding("h", "history", "History"),
+        Binding("s", "sign_in", "Sign in"),
         Binding("right_square_bracket", "page(1)", "Next tables", show=False),
         Binding("left_square_bracket", "page(-1)", "Previous tables", show=False),
         Binding("q", "app.quit", "Quit"),
@@ -57,7 +59,7 @@ class LobbyScreen(ClientScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#tables", DataTable)
-        table.add_columns("Table", "Game", "Rules", "Seats", "Open", "State", "Clock")
+        table.add_columns("Table", "Game", "Rules", "Seats", "Open", "State", "Clock", "Rated")
         self.ready = True
         self.update_view(Change("status"))
         table.focus()
@@ -73,6 +75,7 @@ class LobbyScreen(ClientScreen):
     def update_view(self, change: Change) -> None:
         st = self.client.state
         who = st.name or self.client.name
+        who += f" (account {st.account})" if st.account else " (guest)"
         show(
             self.query_one("#conn", Static),
             f"trumps · {self.client.server.http_url} · {who} · {self.client.status}",
@@ -81,10 +84,11 @@ class LobbyScreen(ClientScreen):
             game = str(st.waiting["game"])
             rules = st.waiting.get("rules")
             shown = rules_text(game, rules) if rules else "default rules"
+            kind = "rated" if st.waiting.get("rated") else "casual"
             show(
                 self.query_one("#waiting", Static),
                 Text(
-                    f"Quick match: waiting for another player of {game_title(game)} "
+                    f"Quick match ({kind}): waiting for another player of {game_title(game)} "
                     f"({shown}) — m to cancel",
                     style="bold yellow",
                 ),
@@ -143,8 +147,14 @@ class LobbyScreen(ClientScreen):
 
     def action_join(self) -> None:
         table_id = self._selected()
-        if table_id is not None:
-            self.connect_app.open_or_request(table_id, watch=False)
+        if table_id is None:
+            return
+        row = next((r for r in self.client.state.lobby if r.get("table_id") == table_id), {})
+        mine = self.client.state.tables.get(table_id)
+        if row.get("rated") and not self.client.state.signed_in and mine is None:
+            say(self, f"{RATED_TABLE_GUEST} You may watch it (w).", severity="warning")
+            return
+        self.connect_app.open_or_request(table_id, watch=False)
 
     def action_watch(self) -> None:
         table_id = self._selected()
@@ -156,7 +166,7 @@ class LobbyScreen(ClientScreen):
             if msg is not None and not self.client.send(msg):
                 say(self, "Not connected yet.", severity="error")
 
-        self.app.push_screen(GameForm(mode), done)
+        self.app.push_screen(GameForm(mode, account=self.client.state.signed_in), done)
 
     def action_create(self) -> None:
         self._form("create")
@@ -193,3 +203,10 @@ class LobbyScreen(ClientScreen):
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen())
+
+    def action_sign_in(self) -> None:
+        def done(login: str | None) -> None:
+            if login:
+                say(self, f"Signed in as {login}: connecting again as the account.")
+
+        self.app.push_screen(SignIn(self.client), done)

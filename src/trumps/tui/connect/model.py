@@ -48,6 +48,7 @@ class TableModel:
     clocks: list[float | None] | None = None
     clock_at: float = 0.0
     private: bool = False
+    rated: bool = False  # a rated table (docs/ratings.md)
     time_control: Msg | None = None
     outcome: Msg | None = None
     record_id: int | None = None
@@ -61,6 +62,7 @@ class TableModel:
     left: bool = False  # we left or stopped watching
     replaced: bool = False  # another window of ours took the seat (Ctrl+R takes it back)
     spectators: Msg = field(default_factory=dict)  # who watches: {"count", "names"}
+    rating_note: str = ""  # after a rated game: what it did to this player's rating
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -147,6 +149,7 @@ class TableModel:
         self.to_move = m.get("to_move")
         self._set_clocks(m.get("clocks"))
         self.private = bool(m.get("private", False))
+        self.rated = bool(m.get("rated", False))
         self.time_control = m.get("time_control")
         self.outcome = m.get("outcome")
         self.record_id = m.get("record_id")
@@ -233,13 +236,18 @@ class ClientState:
     lobby: list[Msg] = field(default_factory=list)
     lobby_offset: int = 0  # where ``lobby`` starts in the whole list (a page of it) …
     lobby_total: int = 0  # … of this many tables
-    waiting: Msg | None = None  # a quick match waiting: {"game", "rules"}
+    waiting: Msg | None = None  # a quick match waiting: {"game", "rules", "rated"}
     errors: list[Msg] = field(default_factory=list)
     resumed: list[str] = field(default_factory=list)  # tables the last welcome gave back
     pending_join: str | None = None  # a table we asked to join (table_full: watch it)
     # The fair deal (docs/fairness.md): per table, the commitment we were shown and the
     # value we gave after it, to check the finished game's record against.
     contributions: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @property
+    def signed_in(self) -> bool:
+        """Whether this client plays as an account (rated games are for accounts)."""
+        return bool(self.account)
 
     def contribution(self, m: Msg) -> Msg | None:
         """The ``contribute`` a table state asks of us: our seat's random value, once the
@@ -405,7 +413,7 @@ class ClientState:
         return Change("game_over", t.table_id)
 
     def _on_waiting(self, m: Msg) -> Change:
-        self.waiting = {"game": m.get("game"), "rules": m.get("rules")}
+        self.waiting = {"game": m.get("game"), "rules": m.get("rules"), "rated": m.get("rated")}
         return Change("waiting")
 
     def _on_hint(self, m: Msg) -> Change:

@@ -215,11 +215,22 @@ def default_name(stored: dict[str, Any]) -> str:
 
 
 class HttpError(RuntimeError):
-    """An HTTP request failed; the message is for people."""
+    """An HTTP request failed; the message is for people, one line.  ``status`` is the
+    HTTP status of an answer (None when nothing answered)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
-def _get(url: str, token: str | None) -> Any:
-    request = urllib.request.Request(url, headers={"accept": "application/json"})
+def _request(url: str, token: str | None, body: Msg | None = None) -> Any:
+    """GET ``url`` (POST ``body`` as JSON when given) and read the JSON answer."""
+    headers = {"accept": "application/json"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode("utf-8")
+        headers["content-type"] = "application/json"
+    request = urllib.request.Request(url, data=data, headers=headers)
     if token:
         request.add_header("authorization", f"Bearer {token}")
     try:
@@ -227,13 +238,14 @@ def _get(url: str, token: str | None) -> Any:
             return json.loads(answer.read().decode("utf-8"))
     except urllib.error.HTTPError as e:
         try:
-            body = json.loads(e.read().decode("utf-8"))
-            detail = body.get("message") or body.get("error") or str(e)
+            detail = json.loads(e.read().decode("utf-8"))
+            detail = detail.get("message") or detail.get("error") or e.reason
         except (ValueError, AttributeError, OSError):
-            detail = str(e)
-        raise HttpError(f"{e.code}: {detail}") from None
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        raise HttpError(str(e)) from None
+            detail = e.reason
+        raise HttpError(f"{e.code}: {' '.join(str(detail).split())}", e.code) from None
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as e:
+        host = urllib.parse.urlsplit(url).hostname or ""
+        raise HttpError(f"the server cannot be reached: {connect_problem(e, host)}") from None
 
 
 # ---------------------------------------------------------------- the client
@@ -268,6 +280,7 @@ class Client:
         self._last_seen = 0.0
         self._retry = RETRY_FIRST
         self._wake = asyncio.Event()  # set by retry_now: the backoff wait ends at once
+        self._now = False  # reconnect without waiting (a new identity)
         self._invite = self.server.invite
 
     def retry_now(self) -> None:
@@ -322,8 +335,10 @@ class Client:
             t.left = True
         return self.send({"type": "leave_table", "table_id": table_id})
 
-    def quick_match(self, game: str, rules: str | None) -> bool:
-        return self.send({"type": "quick_match", "game": game, "rules": rules})
+    def quick_match(self, game: str, rules: str | None, rated: bool | None = None) -> bool:
+        """Wait for the next person asking for the same game and rules; ``rated`` None:
+        rated for an account, casual for a guest (the server decides)."""
+        return self.send({"type": "quick_match", "game": game, "rules": rules, "rated": rated})
 
     def cancel_quick_match(self) -> bool:
         self.state.waiting = None
@@ -335,7 +350,34 @@ class Client:
         token = self.state.token if auth else None
         if auth and not token:
             raise HttpError("not signed in yet: wait for the connection")
-        return await asyncio.to_thread(_get, self.server.http_url + path, token)
+        return await asyncio.to_thread(_request, self.server.http_url + path, token)
+
+    async def sign_in(self, login: str, password: str, *, create: bool = False) -> str:
+        """Sign in to an account (``create``: make this guest an account, keeping its
+        games), keep its token and connect again with it; the account's login.  Raises
+        ``HttpError`` with the reason (a wrong password, a login taken …)."""
+        body: Msg = {"login": login, "password": password}
+        path = "/api/login"
+        if create:
+            body["name"], path = self.name, "/api/accounts"
+        answer = await asyncio.to_thread(
+            _request, self.server.http_url + path, self.state.token, body
+        )
+        token = answer.get("resume_token") if isinstance(answer, dict) else None
+        if not isinstance(token, str):
+            raise HttpError("the server's answer carried no session")
+        self.state.token = token
+        self.store.save(resume_token=token)
+        self.reconnect()
+        return str(answer.get("login") or login)
+
+    def reconnect(self) -> None:
+        """Drop the connection and open a new one at once (a new identity says hello)."""
+        self._now = True
+        self._wake.set()
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.transport.abort()
 
     # -- the connection --------------------------------------------------------------------
     def stop(self) -> None:
@@ -371,6 +413,9 @@ class Client:
                 self.state.welcomed = False
             if self._stopping:
                 break
+            if self._now:  # asked for: no wait
+                self._now = False
+                continue
             delay = self._retry * random.uniform(0.8, 1.2)
             self._retry = min(self._retry * 2, RETRY_MAX)
             self._set_status(f"offline, retrying in {delay:.1f} s (Ctrl+R: now)")

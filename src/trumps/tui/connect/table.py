@@ -121,6 +121,7 @@ class TableScreen(ClientScreen):
         t = self.model
         shown = {"game": t.game, "rules": t.rules, "hand": t.view.get("hand", 1)}
         head = f"{title_line(shown)} · table {t.table_id}"
+        head += " · rated" if t.rated else " · casual"
         if t.time_control:
             tc = t.time_control
             head += f" · clock {tc.get('base', 0):g}+{tc.get('increment', 0):g}"
@@ -152,6 +153,8 @@ class TableScreen(ClientScreen):
         status = self.query_one("#status", Static)
         if t.outcome is not None:
             text = outcome_text(t)
+            if t.rating_note:
+                text += f" {t.rating_note}"
             if t.rematch:
                 text += f"  {t.rematch.get('by') or 'Someone'} started a rematch: n to join."
             elif t.seat is not None:

@@ -62,7 +62,8 @@ def _game_title(game: str) -> str:
 
 
 def lobby_row(summary: Msg) -> tuple[str, ...]:
-    """One public table as cells: id, game, rules, seats, open seats, state, clock."""
+    """One public table as cells: id, game, rules, seats, open seats, state, clock, rated
+    or casual."""
     seats = []
     for s in summary.get("seats", []):
         if s.get("name"):
@@ -82,6 +83,7 @@ def lobby_row(summary: Msg) -> tuple[str, ...]:
         str(summary.get("open_seats", 0)),
         "playing" if summary.get("started") else "waiting",
         clock,
+        "rated" if summary.get("rated") else "casual",
     )
 
 
