@@ -4,6 +4,7 @@ after a restart), against bots by their fixed ratings, never for an aborted game
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,12 @@ from server.hubkit import hello, next_of, run_hub, said
 from trumps.ratings import NEW, Rating, glicko2
 from trumps.server.hub import Connection, Hub
 from trumps.server.protocol import Error, Event, GameOver, TableState, Waiting
+from trumps.server.table import Table
 from trumps.store import SqlStore
 
 BOT = Rating(1700.0, 60.0)
+# The bots' fixed ratings of these tests' servers: medium and hard in the duel.
+CALIBRATION = {"kozyri-duel": {"medium": Rating(1500.0, 60.0), "hard": BOT}}
 
 
 async def account(hub: Hub, store: SqlStore, name: str) -> tuple[Connection, int]:
@@ -57,7 +61,7 @@ async def resign(hub: Hub, conn: Connection, table_id: str) -> GameOver:
 
 
 def run(tmp_path: Path, body: Any, **options: Any) -> None:
-    run_hub(tmp_path / "rated.db", body, **options)
+    run_hub(tmp_path / "rated.db", body, **{"bot_ratings": CALIBRATION, **options})
 
 
 def test_guests_play_casual_games_only(tmp_path: Path) -> None:
@@ -104,7 +108,7 @@ def test_a_rated_game_between_accounts_moves_both_ratings(tmp_path: Path) -> Non
         assert summary.rated
         await one_move(hub, [alice, bob], state.table_id)
         over = await resign(hub, bob, state.table_id)
-        assert over.outcome.winners == [1 - state.seat]  # type: ignore[operator]
+        assert over.outcome.winners == [1 - state.seat]
         win = glicko2(NEW, [(NEW, 1.0)]).value
         assert (await store.player_ratings(a_id))["kozyri-duel"].value == pytest.approx(win)
         assert (await store.player_ratings(b_id))["kozyri-duel"].value < 1500
@@ -114,7 +118,10 @@ def test_a_rated_game_between_accounts_moves_both_ratings(tmp_path: Path) -> Non
     run(tmp_path, body)
 
 
-def test_a_game_given_up_before_any_move_is_aborted_not_rated(tmp_path: Path) -> None:
+def test_resigning_before_any_move_loses_for_the_resigner_alone(tmp_path: Path) -> None:
+    """A game given up before anyone moved is not rated for the others, but the resigner
+    saw their cards: it is their loss (else a bad deal could be thrown back for free)."""
+
     async def body(hub: Hub, store: SqlStore) -> None:
         alice, a_id = await account(hub, store, "Alice")
         bob, b_id = await account(hub, store, "Bob")
@@ -124,9 +131,11 @@ def test_a_game_given_up_before_any_move_is_aborted_not_rated(tmp_path: Path) ->
         await said(hub, bob, {"type": "join_table", "table_id": table_id})
         await next_of(bob, TableState)
         await resign(hub, bob, table_id)
-        assert await store.player_ratings(a_id) == {} == await store.player_ratings(b_id)
+        assert await store.player_ratings(a_id) == {}
+        lost = glicko2(NEW, [(NEW, 0.0)]).value
+        assert (await store.player_ratings(b_id))["kozyri-duel"].value == pytest.approx(lost)
         [game] = await store.finished_games(player=a_id)
-        assert game.outcome is not None and not game.rated and game.rating_changes == []
+        assert game.rated and [c.player_id for c in game.rating_changes] == [b_id]
 
     run(tmp_path, body)
 
@@ -144,7 +153,7 @@ def test_against_bots_a_person_moves_by_the_bots_fixed_rating(tmp_path: Path) ->
         # A loss to a stronger bot costs less than to an equal one.
         assert got.value > glicko2(NEW, [(NEW, 0.0)]).value
 
-    run(tmp_path, body, bot_ratings={"kozyri-duel": {"hard": BOT}})
+    run(tmp_path, body)
 
 
 def test_a_rated_table_stays_rated_across_a_restart(tmp_path: Path) -> None:
@@ -170,8 +179,8 @@ def test_a_rated_table_stays_rated_across_a_restart(tmp_path: Path) -> None:
         rating = (await store.player_ratings(made["player"]))["kozyri-duel"]
         assert rating.games == 1 and rating.value < 1500
 
-    run_hub(db, first)
-    run_hub(db, second)
+    run_hub(db, first, bot_ratings=CALIBRATION)
+    run_hub(db, second, bot_ratings=CALIBRATION)
 
 
 def test_a_seat_given_up_is_a_loss_for_its_person_even_if_the_bot_then_wins(
@@ -192,5 +201,109 @@ def test_a_seat_given_up_is_a_loss_for_its_person_even_if_the_bot_then_wins(
         lost = glicko2(NEW, [(NEW, 0.0)]).value
         assert (await store.player_ratings(a_id))["kozyri-duel"].value == pytest.approx(lost)
         assert (await store.player_ratings(b_id))["kozyri-duel"].value == pytest.approx(lost)
+
+    run(tmp_path, body)
+
+
+def test_rated_tables_need_a_person_rated_bots_and_a_clock_that_forfeits(tmp_path: Path) -> None:
+    async def body(hub: Hub, store: SqlStore) -> None:
+        alice, _ = await account(hub, store, "Alice")
+        for seats, words in ((["random", "easy"], "needs a person"), (["human", "easy"], "easy")):
+            msg = {"type": "create_table", "game": "kozyri", "seats": seats, "rated": True}
+            await said(hub, alice, msg)
+            refused = await next_of(alice, Error)
+            assert refused.code == "not_allowed" and words in refused.message
+        assert hub.tables == {}
+        await said(hub, alice, {"type": "play_computer", "game": "kozyri", "rated": True})
+        state = await next_of(alice, TableState)
+        config = hub.tables[state.table_id].table.config
+        assert config.time_control is not None and config.on_timeout == "forfeit"
+        assert state.time_control == config.time_control
+
+    run(tmp_path, body)
+
+
+def test_a_guest_is_refused_a_rated_seat_on_every_path(tmp_path: Path) -> None:
+    """Also a rejoin (a table that moved to another process re-seats its connections)."""
+
+    async def body(hub: Hub, store: SqlStore) -> None:
+        alice, _ = await account(hub, store, "Alice")
+        create = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
+        await said(hub, alice, {**create, "rated": True})
+        table_id = (await next_of(alice, TableState)).table_id
+        guest, _ = await hello(hub, "Guest")
+        live = hub.tables[table_id]
+        for op in ("join", "rejoin"):
+            hub._table_command(guest, live, op, {})
+            refused = await next_of(guest, Error)
+            assert refused.code == "not_allowed", op
+        assert live.table.open_seats() == [1]
+
+    run(tmp_path, body)
+
+
+def test_coming_back_after_a_bot_played_for_you_is_still_a_loss(tmp_path: Path) -> None:
+    async def body(hub: Hub, store: SqlStore) -> None:
+        alice, a_id = await account(hub, store, "Alice")
+        bob, _ = await account(hub, store, "Bob")
+        create = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
+        await said(hub, alice, {**create, "rated": True, "takeover": "hard"})
+        table_id = (await next_of(alice, TableState)).table_id
+        await said(hub, bob, {"type": "join_table", "table_id": table_id})
+        await next_of(bob, TableState)
+        await one_move(hub, [alice, bob], table_id)
+        await said(hub, alice, {"type": "leave_table", "table_id": table_id})
+        await said(hub, alice, {"type": "join_table", "table_id": table_id})  # back at once
+        state = await next_of(alice, TableState)
+        assert state.seat == 0
+        over = await resign(hub, bob, table_id)
+        assert over.outcome.winners == [0]
+        lost = glicko2(NEW, [(NEW, 0.0)]).value
+        assert (await store.player_ratings(a_id))["kozyri-duel"].value == pytest.approx(lost)
+
+    run(tmp_path, body)
+
+
+def test_leaving_a_rated_game_against_bots_lets_them_finish_it_as_your_loss(
+    tmp_path: Path,
+) -> None:
+    async def body(hub: Hub, store: SqlStore) -> None:
+        alice, a_id = await account(hub, store, "Alice")
+        await said(hub, alice, {"type": "play_computer", "game": "kozyri", "rated": True})
+        state = await next_of(alice, TableState)
+        changed = asyncio.Event()
+        told = hub.table_changed
+
+        def table_changed(table: Table) -> None:  # every stored change of a table
+            told(table)
+            changed.set()
+
+        hub.table_changed = table_changed  # type: ignore[method-assign]
+        await one_move(hub, [alice], state.table_id)
+        await said(hub, alice, {"type": "leave_table", "table_id": state.table_id})
+        while not (games := await store.finished_games()):  # nobody watches: bots play on
+            changed.clear()
+            await changed.wait()
+        [game] = games
+        rating = (await store.player_ratings(a_id))["kozyri-duel"]
+        assert rating.games == 1
+        assert rating.value == pytest.approx(
+            glicko2(NEW, [(CALIBRATION["kozyri-duel"]["medium"], 0.0)]).value
+        )
+        assert game.rated and game.id in [g.id for g in await store.finished_games(player=a_id)]
+
+    run(tmp_path, body)
+
+
+def test_a_rematch_of_a_rated_table_is_rated(tmp_path: Path) -> None:
+    async def body(hub: Hub, store: SqlStore) -> None:
+        alice, _ = await account(hub, store, "Alice")
+        await said(hub, alice, {"type": "play_computer", "game": "kozyri", "rated": True})
+        state = await next_of(alice, TableState)
+        await one_move(hub, [alice], state.table_id)
+        await resign(hub, alice, state.table_id)
+        await said(hub, alice, {"type": "rematch", "table_id": state.table_id})
+        again = await next_of(alice, TableState)
+        assert again.table_id != state.table_id and again.rated
 
     run(tmp_path, body)

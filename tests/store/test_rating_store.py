@@ -3,8 +3,10 @@ people's ratings in the transaction that stores it finished, on SQLite and Postg
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -187,3 +189,74 @@ def test_head_to_head_counts_each_persons_results_from_the_players_side(db: Db) 
         assert [r.player_id for r in await store.head_to_head(alice)] == [bob, carol]
 
     db.on_store(body)
+
+
+def test_a_plan_with_movers_writes_only_their_ratings(db: Db) -> None:
+    """A game given up before any move: the resigner's loss against the others' real
+    ratings, and nobody else's rating is written."""
+
+    async def body(store: SqlStore) -> None:
+        alice = await store.add_player("alice")
+        bob = await store.add_player("bob")
+        plan = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL)
+        await store.commit_tables([_write("t1", _duel(1, winner=0), plan, [alice, bob])])
+        strong = (await store.player_ratings(alice))["kozyri-duel"]
+        quit_plan = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL, forfeited=[1], movers=[1])
+        bob_before = (await store.player_ratings(bob))["kozyri-duel"]
+        await store.commit_tables([_write("t2", _duel(2, winner=0), quit_plan, [alice, bob])])
+        assert (await store.player_ratings(alice))["kozyri-duel"] == strong
+        bob_after = (await store.player_ratings(bob))["kozyri-duel"]
+        assert bob_after.games == 2 and bob_after.value < bob_before.value
+        [second, _] = await store.finished_games()
+        assert [c.player_id for c in second.rating_changes] == [bob]
+        with pytest.raises(ValueError, match="only people"):
+            bad = RatingPlan("kozyri-duel", {0: alice}, DUEL, fixed={1: NEW}, movers=[1])
+            await store.commit_tables([_write("t3", _duel(3, 0), bad, [alice, None])])
+
+    db.on_store(body)
+
+
+def test_two_processes_rating_one_new_player_at_once_both_succeed(db: Db) -> None:
+    """On PostgreSQL the rows of every player a batch rates are made and locked first, in
+    one order: a second process rating the same new player waits, then rates from the
+    first one's result (no duplicate first row, no deadlock, no lost update)."""
+    if db.backend != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing to race")
+
+    class Paused(SqlStore):
+        """Holds its transaction open after locking, until told to go on."""
+
+        locked = asyncio.Event()
+        go_on = asyncio.Event()
+
+        async def _rate(self, *args: Any, **kwargs: Any) -> None:
+            Paused.locked.set()
+            await Paused.go_on.wait()
+            await super()._rate(*args, **kwargs)
+
+    async def body() -> None:
+        first = Paused(db.url, **db.options)
+        db.stores.append(first)
+        await first.create()
+        second = await db.opened()
+        alice = await second.add_player("alice")
+        bob = await second.add_player("bob")
+        carol = await second.add_player("carol")
+        ab = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL)
+        ca = RatingPlan("kozyri-duel", {0: carol, 1: alice}, DUEL)
+        one = asyncio.create_task(
+            first.commit_tables([_write("p1", _duel(1, 0), ab, [alice, bob])])
+        )
+        await Paused.locked.wait()  # the first holds alice's new row, locked
+        two = asyncio.create_task(
+            second.commit_tables([_write("p2", _duel(2, 1), ca, [carol, alice])])
+        )
+        Paused.go_on.set()
+        assert all(isinstance(r, int) for r in [*await one, *await two])
+        rating = (await second.player_ratings(alice))["kozyri-duel"]
+        assert rating.games == 2
+        # The second game was rated from the first one's result, as it waited for it.
+        p1, p2 = await second.rating_history(alice)  # in game order: p1 was stored first
+        assert p1.before == 1500.0 and p2.before == pytest.approx(p1.after)
+
+    db.run(body)

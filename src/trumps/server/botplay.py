@@ -173,7 +173,10 @@ class BotPlay(Seats):
     def _watched(self) -> bool:
         """A table only bots play (``bots_play``) moves while somebody watches it (else it
         waits, and is given up after ``BOTS_IDLE_END`` seconds)."""
-        if not self.bots_play or self._subs or self.over:
+        # A rated game under way plays on unwatched: whoever gave it up loses it, and it
+        # must end to be rated (docs/ratings.md).
+        rated = self.config.rated and bool(self.game.history)
+        if not self.bots_play or self._subs or self.over or rated:
             self._cancel_timer("idle")
             self._idle_armed = False
             return True

@@ -188,7 +188,7 @@ class Cluster:
             "p": conn.player,
             "n": conn.name,
             "f": conn.contributes,
-            "ac": conn.account,
+            "ac": conn.account is not None,  # (whether it is an account, not its login)
             # The owner counts what this request makes against the client's address
             # (a rematch's table): its hash travels, never the address itself.
             "a": None if conn.address is None else address_key(conn.address),
@@ -225,7 +225,7 @@ class Cluster:
             remote.player, remote.name = p.get("p"), p.get("n") or ""
             remote.address_key = p.get("a")
             remote.contributes = bool(p.get("f"))
-            remote.account = p.get("ac")
+            remote.account = "account" if p.get("ac") else None
             hub.remote_command(remote, p)
         elif kind == "out":
             conn = hub.conn_by_id(p["c"])

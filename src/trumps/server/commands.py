@@ -62,6 +62,7 @@ class Join(ConnCommand):
     player: int | None = None
     spectate: bool = False
     again: bool = False  # seated again after the table moved: never over a newer connection
+    account: bool = False  # the person has an account (a guest may not sit at a rated table)
 
     def __post_init__(self) -> None:
         # Old call style Join(conn) means watching; Join(conn, seat=k) means sitting.

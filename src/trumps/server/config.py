@@ -8,7 +8,7 @@ from typing import Any, Final, NamedTuple
 from trumps.server.protocol import TimeControl
 from trumps.server.wiretypes import BotPace, OnTimeout
 
-__all__ = ["PACES", "Pace", "TableConfig"]
+__all__ = ["GUESTS_CASUAL", "PACES", "RATED_CLOCK", "Pace", "TableConfig"]
 
 
 class Pace(NamedTuple):
@@ -25,6 +25,14 @@ PACES: Final[dict[str, Pace]] = {
     "fast": Pace(0.3, 0.45, 0.7, 1.2),
     "instant": Pace(0.0, 0.0, 0.0, 0.0),
 }
+
+
+# The clock of a rated table whose creator chose none (docs/ratings.md): ten minutes a
+# person and five seconds a move; running out of time loses a rated game.
+RATED_CLOCK = TimeControl(base=600.0, increment=5.0)
+
+# Why a guest may not create or sit at a rated table (error ``not_allowed``).
+GUESTS_CASUAL = "rated games are for accounts: sign in to play rated (guests play casual games)"
 
 
 @dataclass

@@ -75,6 +75,9 @@ class Persisted(BotPlay):
     def pending_write(self) -> TableWrite:
         """Everything new since the last write, for the store (the seed included)."""
         ids = [o if isinstance(o, int) else None for o in self.owners()]
+        plan = self.rating_plan() if self._final is not None else None
+        if plan is not None:  # a rated game stays in the history of whoever gave it up
+            ids = [plan.people.get(s, o) if o is None else o for s, o in enumerate(ids)]
         return TableWrite(
             self.table_id,
             dict(self._final) if self._final is not None else self.running_record(),
@@ -88,20 +91,37 @@ class Persisted(BotPlay):
             fence=self.fence,
             game_id=self.game_row,
             bot_seats=self.bot_seats() if self._final is not None else None,
-            rating=self.rating_plan() if self._final is not None else None,
+            rating=plan,
         )
 
     def rating_plan(self) -> RatingPlan | None:
-        """How the finished game moves ratings (docs/ratings.md), or None: a casual table,
-        a game nobody moved in (aborted), or a person's seat held by no account."""
-        if not self.config.rated or rateable(self.game) is not None:
+        """How the finished game moves ratings (docs/ratings.md), or None: a casual table, a
+        table with no person, a person's seat held by no account, or a game nobody moved in
+        and nobody gave up (aborted).
+
+        The people are those who held the seats at the start.  A seat its starter gave up
+        (left, or a takeover bot played it at any time, even if they came back) is a loss
+        for them.  A game given up before any move (a resignation, a clock run out) is a
+        loss for whoever gave it up, and moves nobody else's rating."""
+        if not self.config.rated or self.game.outcome is None:
             return None
         people = {s: seat.starter for s, seat in enumerate(self.seats) if seat.level is None}
-        if not all(isinstance(o, int) for o in people.values()):
+        if not people or not all(isinstance(o, int) for o in people.values()):
             return None
         family = family_of(self.game)
-        # A seat its starter gave up (left, or a takeover bot plays it): a loss for them.
-        gave_up = [s for s, o in people.items() if self.seats[s].away or self.seats[s].owner != o]
+        taken = {e.seat for e in self.events if e.kind == "takeover" and e.seat is not None}
+        gave_up = {s for s, o in people.items() if s in taken or self.seats[s].owner != o}
+        movers: list[int] | None = None
+        if rateable(self.game) is not None:  # no move was made
+            quit = {
+                e.seat
+                for e in self.events
+                if e.kind in ("resign", "timeout") and e.seat is not None
+            }
+            movers = sorted((quit | gave_up) & set(people))
+            if not movers:
+                return None
+            gave_up |= set(movers)
         return RatingPlan(
             family,
             {s: int(cast(int, o)) for s, o in people.items()},
@@ -111,7 +131,8 @@ class Persisted(BotPlay):
                 for s, seat in enumerate(self.seats)
                 if seat.level is not None
             },
-            forfeited=gave_up,
+            forfeited=sorted(gave_up),
+            movers=movers,
         )
 
     def bot_seats(self) -> list[int]:

@@ -1,7 +1,8 @@
 """The HTTP API of ratings (docs/ratings.md, docs/api-http.md): leaderboards and profiles.
 
 - ``GET /api/leaderboard/{family}`` the accounts with a settled rating in a family (at
-  least ``min_games`` rated games, deviation at most 110), best first, paged like every
+  least ``min_games`` rated games, deviation at most 110, a rated game in the last 30
+  days), best first, paged like every
   listing (``limit``, ``offset``), with the bots' fixed ratings of the family beside them.
 - ``GET /api/players/{id}`` an account's profile: its ratings, their history (one point per
   rated game), its results by game, the people it met most (head-to-head) and its latest
@@ -10,6 +11,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +26,8 @@ from trumps.store import GameSummary, Store, UnknownPlayer
 __all__ = ["MIN_LEADERBOARD_GAMES", "RatingApi", "summary_json"]
 
 MIN_LEADERBOARD_GAMES = 10  # rated games an account needs to be on a leaderboard
+ACTIVE_DAYS = 30  # … and a rated game in so many days
+_ID = re.compile(r"[1-9][0-9]{0,9}")
 PROFILE_GAMES = 20  # latest games on a profile
 MAX_PLAYER_ID = 2**31 - 1
 
@@ -69,15 +74,22 @@ class RatingApi:
             return fail(
                 404, "no_such_family", f"no rating family {family[:40]!r}; they are {known}"
             )
+        limit_text = request.query_params.get("limit", "50")
+        offset_text = request.query_params.get("offset", "0")
         try:
-            limit = int(request.query_params.get("limit", "50"))
-            offset = int(request.query_params.get("offset", "0"))
+            if not (limit_text.isascii() and offset_text.isascii()):
+                raise ValueError
+            limit, offset = int(limit_text), int(offset_text)
             if not (0 <= limit <= 200 and 0 <= offset <= 100_000):
                 raise ValueError
         except ValueError:
             return fail(400, "bad_field", "limit is 0–200 and offset 0–100000")
         rows = await self.store.leaderboard(
-            family, min_games=self.min_games, limit=limit, offset=offset
+            family,
+            min_games=self.min_games,
+            limit=limit,
+            offset=offset,
+            active_since=time.time() - ACTIVE_DAYS * 86400,
         )
         return JSONResponse(
             {
@@ -98,9 +110,12 @@ class RatingApi:
         )
 
     async def profile(self, request: Request) -> Response:
+        text = request.path_params["player_id"]
         try:
-            player_id = int(request.path_params["player_id"])
-            if not 1 <= player_id <= MAX_PLAYER_ID:
+            if not _ID.fullmatch(text):
+                raise ValueError
+            player_id = int(text)
+            if player_id > MAX_PLAYER_ID:
                 raise ValueError
             player = await self.store.get_player(player_id)
         except (ValueError, UnknownPlayer):

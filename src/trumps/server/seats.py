@@ -21,6 +21,7 @@ import unicodedata
 
 from trumps.games import new_game
 from trumps.server.commands import ContributeCmd, GraceOver, Join, Outbox
+from trumps.server.config import GUESTS_CASUAL
 from trumps.server.projection import Projection
 from trumps.server.protocol import Replaced, SpectatorList, Spectators
 from trumps.server.wiretypes import MAX_SPECTATOR_NAMES
@@ -45,6 +46,9 @@ class Seats(Projection):
         mine = self.seat_of_owner(owner)
         if mine is not None and c.seat is not None and c.seat != mine:
             self._error(c.conn, "table_full", f"you hold seat {mine}; seat {c.seat} is not yours")
+            return
+        if mine is None and self.config.rated and not c.account:
+            self._error(c.conn, "not_allowed", GUESTS_CASUAL)
             return
         if mine is not None:  # the owner comes back (a reload, a new connection)
             held = self.seats[mine].conn

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 from trumps.errors import InvalidRules, TrumpsError
 from trumps.fairdeal import deal_seed, new_secret
 from trumps.games import Game, new_game
+from trumps.ratings import FAMILIES, family_of
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
+from trumps.server.config import GUESTS_CASUAL, RATED_CLOCK
 from trumps.server.connection import Connection
 from trumps.server.lobby import LiveTable, Lobby, QuickMatches, rules_key
 from trumps.server.protocol import (
@@ -61,7 +63,6 @@ if TYPE_CHECKING:
 __all__ = ["Peer", "TableRequests"]
 
 Peer = Connection | RemoteConn  # a connection here, or one on another process
-GUESTS_CASUAL = "rated games are for accounts: sign in to play rated (guests play casual games)"
 
 
 class TableRequests:
@@ -165,14 +166,21 @@ class TableRequests:
         except (TrumpsError, ValueError, TypeError) as e:
             self._error(conn, "bad_rules", str(e))
             return None
+        levels = [None if kind == "human" else kind for kind in msg.seats]
+        if msg.rated:
+            refusal = self._rated_refusal(game, levels)
+            if refusal is not None:
+                self._error(conn, "not_allowed", refusal)
+                return None
         refused = await self._address_refusal(conn)  # a request refused above spends none
         if refused is not None:
             self._error(conn, "rate_limited", f"{refused}; finish or leave one, or wait")
             return None
-        levels = [None if kind == "human" else kind for kind in msg.seats]
         config = TableConfig(
-            time_control=msg.time_control,
-            on_timeout=msg.on_timeout,
+            # A rated game has a clock, and running out of time loses it (no bot moves for
+            # the seat): a losing player cannot stall it, nor be helped (docs/ratings.md).
+            time_control=msg.time_control or (RATED_CLOCK if msg.rated else None),
+            on_timeout="forfeit" if msg.rated else msg.on_timeout,
             grace=msg.grace,
             takeover=msg.takeover,
             private=msg.private,
@@ -182,12 +190,26 @@ class TableRequests:
         rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
         table = self._open(conn, game, levels, config, rules_name, secret=secret)
         if any(level is None for level in levels):
-            table.submit(Join(conn, name=conn.name, player=conn.player))
+            table.submit(_sit(conn))
         else:  # a table of bots: the creator watches it play
             table.submit(Join(conn, name=conn.name, player=conn.player, spectate=True))
             table.start()
         self.lobby.changed()
         return table
+
+    def _rated_refusal(self, game: Game, levels: Sequence[str | None]) -> str | None:
+        """Why a rated table of ``game`` with these seats cannot be made, or None."""
+        if all(level is not None for level in levels):
+            return "a rated table needs a person: a table of bots only is casual"
+        family = family_of(game)
+        known = self.options.bot_ratings.get(family, {})
+        unknown = sorted({lv for lv in levels if lv is not None and lv not in known})
+        if unknown:
+            return (
+                f"the {', '.join(unknown)} bot has no rating for {FAMILIES[family]} on this "
+                "server: play it casual"
+            )
+        return None
 
     def _open(
         self,
@@ -246,7 +268,7 @@ class TableRequests:
             local = self.conn_by_id(other_id) if node == self.node else None
             if local is not None:
                 local.tables.add(table.table_id)
-                table.submit(Join(local, name=local.name, player=local.player))
+                table.submit(_sit(local))
             else:
                 self.cluster.matched(node, other_id, table.table_id)
             return
@@ -259,7 +281,7 @@ class TableRequests:
             self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
             return
         conn.tables.add(made.table_id)
-        made.submit(Join(conn, name=conn.name, player=conn.player))
+        made.submit(_sit(conn))
 
     async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
         table_id: str = msg.table_id  # type: ignore[union-attr]
@@ -306,19 +328,8 @@ class TableRequests:
     def _table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
         """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
         table = live.table
-        if op == "join" and table.config.rated and conn.account is None:
-            self._error(conn, "not_allowed", GUESTS_CASUAL, table.table_id)
-            return
         if op in ("join", "rejoin"):
-            table.submit(
-                Join(
-                    conn,
-                    seat=p.get("seat"),
-                    name=conn.name,
-                    player=conn.player,
-                    again=op == "rejoin",
-                )
-            )
+            table.submit(_sit(conn, seat=p.get("seat"), again=op == "rejoin"))
         elif op == "spectate":
             table.submit(Join(conn, name=conn.name, player=conn.player, spectate=True))
         elif op == "leave":
@@ -358,7 +369,7 @@ class TableRequests:
         made = self.tables.get(live.rematch) if live.rematch else None
         if made is not None and not made.table.started:
             conn.tables.add(made.table.table_id)
-            made.table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
+            made.table.submit(_sit(conn, seat=seat))
             return
         if await self._open_tables(conn.player) >= self.options.max_open_tables:
             self._error(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
@@ -373,7 +384,7 @@ class TableRequests:
         config = TableConfig.from_json(old.config.to_json())
         table = self._open(conn, game, old.levels, config, live.rules_name, secret=secret)
         table_id = live.rematch = table.table_id
-        table.submit(Join(conn, seat=seat, name=conn.name, player=conn.player))
+        table.submit(_sit(conn, seat=seat))
         others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}
         offer = Rematch(table_id=old.table_id, new_table_id=table_id, by=conn.name)
         if self.cluster is not None:
@@ -383,6 +394,18 @@ class TableRequests:
                 if other.player in others:
                     other.put_nowait(offer)
         self.lobby.changed()
+
+
+def _sit(conn: Peer, *, seat: int | None = None, again: bool = False) -> Join:
+    """``conn``'s request to sit down (the table refuses a guest a rated seat)."""
+    return Join(
+        conn,
+        seat=seat,
+        name=conn.name,
+        player=conn.player,
+        again=again,
+        account=conn.account is not None,
+    )
 
 
 def _address_key(conn: Peer) -> str | None:

@@ -116,13 +116,15 @@ class RatingPlan:
     """How to rate a game when it is stored finished (docs/ratings.md): its ``family``,
     the player id of each person's seat (``people``), the fixed rating of each bot's seat
     (``fixed``: a seat in neither is rated as a new player and moves nobody), the ``sides``
-    (each side's seats) and the seats ``forfeited`` (abandoned: a loss for their person)."""
+    (each side's seats), the seats ``forfeited`` (abandoned: a loss for their person) and
+    the people's seats whose ratings are written (``movers``; None: every person's)."""
 
     family: str
     people: Mapping[int, int]
     sides: Sequence[Sequence[int]]
     fixed: Mapping[int, Rating] = field(default_factory=dict)
     forfeited: Sequence[int] = ()
+    movers: Sequence[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -432,7 +434,13 @@ class Store(ABC):
 
     @abstractmethod
     async def leaderboard(
-        self, family: str, *, min_games: int, limit: int = 50, offset: int = 0
+        self,
+        family: str,
+        *,
+        min_games: int,
+        limit: int = 50,
+        offset: int = 0,
+        active_since: float | None = None,
     ) -> list[LeaderboardRow]:
         """Accounts with a settled rating in ``family`` and ``min_games`` rated games, best first."""
 

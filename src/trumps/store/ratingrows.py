@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import and_, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from trumps.games import Outcome
@@ -29,6 +30,7 @@ from trumps.store.base import (
 __all__ = ["RATING_PERIOD", "RatingRows", "check_plan"]
 
 RATING_PERIOD = 7 * 24 * 3600.0  # a week without a rated game grows a deviation by one period
+_NEVER = 0.0  # the ``updated`` of a rating row made before its first game
 
 
 def _rating(row: Any) -> Rating:
@@ -45,10 +47,11 @@ def _check_family(family: str) -> None:
         raise ValueError(f"unknown rating family {family!r}; the families are {sorted(FAMILIES)}")
 
 
-def check_plan(plan: RatingPlan, seats: int) -> None:
-    """Raise ``ValueError`` unless ``plan`` can rate a game of ``seats`` seats: a known
-    family, sides holding every seat once, people and bots in real seats, one player in at
-    most one seat, forfeits only of people's seats."""
+def check_plan(plan: RatingPlan, seats: int, outcome: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` unless ``plan`` can rate a game of ``seats`` seats that ended
+    with ``outcome``: a known family, sides holding every seat once, people and bots in
+    real seats, one player in at most one seat, forfeits only of people's seats, and a
+    rating the model can compute (tried on new ratings, before any transaction)."""
     _check_family(plan.family)
     if sorted(s for side in plan.sides for s in side) != list(range(seats)):
         raise ValueError(f"a rating plan's sides must hold each of the {seats} seats once")
@@ -61,12 +64,46 @@ def check_plan(plan: RatingPlan, seats: int) -> None:
         raise ValueError("one player holds two seats of a rated game")
     if not set(plan.forfeited) <= set(plan.people):
         raise ValueError("a rating plan forfeits a seat that is not a person's")
+    if not plan.people or (plan.movers is not None and not set(plan.movers) <= set(plan.people)):
+        raise ValueError("a rating plan must rate at least one person, and only people")
+    rate_game(plan.family, [NEW] * seats, Outcome.from_json(outcome), plan.sides, plan.forfeited)
 
 
 class RatingRows:
     """The ``ratings`` and ``rating_changes`` tables."""
 
     _engine: AsyncEngine
+
+    async def _lock_ratings(self, conn: AsyncConnection, plans: Sequence[RatingPlan]) -> None:
+        """On PostgreSQL, make and lock the rating rows of every player a batch of writes
+        rates, in one order (family, player): two processes rating the same players wait
+        for each other instead of deadlocking, and a new player's first rating is never
+        inserted twice (rows are made here as new ratings, ON CONFLICT DO NOTHING)."""
+        if self._engine.dialect.name != "postgresql" or not plans:
+            return
+        keys = sorted({(p.family, pid) for p in plans for pid in p.people.values()})
+        new = NEW
+        await conn.execute(
+            pg_insert(ratings).on_conflict_do_nothing(),
+            [
+                {
+                    "player_id": pid,
+                    "family": family,
+                    "value": new.value,
+                    "deviation": new.deviation,
+                    "volatility": new.volatility,
+                    "games": 0,
+                    "updated": _NEVER,
+                }
+                for family, pid in keys
+            ],
+        )
+        for family, pid in keys:  # one by one, in order: the lock order is the key order
+            await conn.execute(
+                select(ratings.c.player_id)
+                .where(ratings.c.family == family, ratings.c.player_id == pid)
+                .with_for_update()
+            )
 
     async def _rate(
         self,
@@ -78,6 +115,7 @@ class RatingRows:
     ) -> None:
         """Rate finished game ``game_id`` by ``plan`` inside the caller's transaction."""
         people = dict(plan.people)  # checked before the transaction (check_plan)
+        movers = set(people) if plan.movers is None else set(plan.movers)
         seats = sum(len(side) for side in plan.sides)
         query = (
             select(ratings)
@@ -91,16 +129,18 @@ class RatingRows:
         for seat in range(seats):
             if seat in people:
                 row = stored.get(people[seat])
-                rating = (
-                    NEW if row is None else idle(_rating(row), (now - row.updated) / RATING_PERIOD)
-                )
+                if row is None or row.games == 0:  # none yet (or made by _lock_ratings)
+                    rating = NEW
+                else:
+                    rating = idle(_rating(row), (now - row.updated) / RATING_PERIOD)
             else:
                 rating = plan.fixed.get(seat, NEW)
             before.append(rating)
         after = rate_game(
             plan.family, before, Outcome.from_json(outcome), plan.sides, plan.forfeited
         )
-        for seat, player_id in sorted(people.items(), key=lambda item: item[1]):
+        written = {s: p for s, p in people.items() if s in movers}
+        for seat, player_id in sorted(written.items(), key=lambda item: item[1]):
             new = after[seat]
             values = {
                 "value": new.value,
@@ -109,7 +149,7 @@ class RatingRows:
                 "games": new.games,
                 "updated": now,
             }
-            if player_id in stored:
+            if player_id in stored:  # (a row _lock_ratings made counts as stored)
                 await conn.execute(
                     update(ratings)
                     .where(ratings.c.player_id == player_id, ratings.c.family == plan.family)
@@ -132,7 +172,7 @@ class RatingRows:
                     "deviation": after[seat].deviation,
                     "at": now,
                 }
-                for seat, player_id in sorted(people.items())
+                for seat, player_id in sorted(written.items())
             ],
         )
         await conn.execute(update(games).where(games.c.id == game_id).values(rated=True))
@@ -140,14 +180,23 @@ class RatingRows:
     async def player_ratings(self, player_id: int) -> dict[str, Rating]:
         """The player's rating in each family they played a rated game of."""
         async with self._engine.connect() as conn:
-            rows = await conn.execute(select(ratings).where(ratings.c.player_id == player_id))
+            rows = await conn.execute(
+                select(ratings).where(ratings.c.player_id == player_id, ratings.c.games > 0)
+            )
             return {str(row.family): _rating(row) for row in rows}
 
     async def leaderboard(
-        self, family: str, *, min_games: int, limit: int = 50, offset: int = 0
+        self,
+        family: str,
+        *,
+        min_games: int,
+        limit: int = 50,
+        offset: int = 0,
+        active_since: float | None = None,
     ) -> list[LeaderboardRow]:
-        """The accounts of ``family`` with at least ``min_games`` rated games and a rating
-        no longer provisional, best first."""
+        """The accounts of ``family`` with at least ``min_games`` rated games (one at least),
+        a rating no longer provisional and, if given, a rated game since ``active_since``
+        (seconds since 1970), best first."""
         _check_family(family)
         if limit < 0 or offset < 0 or min_games < 0:
             raise ValueError("limit, offset and min_games must be ≥ 0")
@@ -156,8 +205,9 @@ class RatingRows:
             .join(players, players.c.id == ratings.c.player_id)
             .where(
                 ratings.c.family == family,
-                ratings.c.games >= min_games,
+                ratings.c.games >= max(1, min_games),
                 ratings.c.deviation <= PROVISIONAL_DEVIATION,
+                ratings.c.updated >= (active_since or 0.0),
                 players.c.login.is_not(None),
             )
             .order_by(ratings.c.value.desc(), ratings.c.player_id)

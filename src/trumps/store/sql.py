@@ -143,7 +143,9 @@ def _check_write(w: TableWrite) -> tuple[bool, int]:
     if any(actions[e.ply] != e.action for e in plied if e.ply is not None):
         raise ValueError(f"table {w.table_id}: an event's action is not the record's")
     if w.rating is not None:
-        check_plan(w.rating, len(w.record["players"]))
+        if not finished:
+            raise ValueError(f"table {w.table_id}: a rating plan comes only with a finished game")
+        check_plan(w.rating, len(w.record["players"]), w.record["outcome"])
     return finished, first
 
 
@@ -324,6 +326,7 @@ class SqlStore(Leases, SessionRows, RatingRows, Store):
         checked = [(w, *_check_write(w), _seats(w.record, w.player_ids)) for w in writes]
         results: list[int | Fenced] = []
         async with self._engine.begin() as conn:
+            await self._lock_ratings(conn, [w.rating for w in writes if w.rating is not None])
             # A write naming its row (the id an earlier write returned) needs no lookup:
             # its UPDATE checks status and fence itself.
             found: dict[str, tuple[int, str, int]] = {
