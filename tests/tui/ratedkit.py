@@ -4,21 +4,28 @@ and waits that poll the app under a deadline (nothing sleeps to synchronise)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 
+import trumps
+from trumps.ai import Limits, make_bot
+from trumps.records import record_of
+from trumps.store import RatingPlan, SqlStore, TableWrite
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.table import TableScreen
 
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from server.e2e import Client as WsClient
 from server.e2e import ServerProc
 
 TIMEOUT = 30.0  # seconds any one wait may take
@@ -30,9 +37,13 @@ LOGINS = ("--login-per-minute", "100000", "--login-per-account", "100000")
 Msg = dict[str, Any]
 
 
+def database(work: Path) -> str:
+    return f"sqlite+aiosqlite:///{work / 'trumps.db'}"
+
+
 def start_server(work: Path) -> ServerProc:
-    proc = ServerProc(f"sqlite+aiosqlite:///{work / 'trumps.db'}", work, extra=LOGINS)
-    return proc.start()
+    """A server on ``work``'s database (filled beforehand or not)."""
+    return ServerProc(database(work), work, extra=LOGINS).start()
 
 
 def account(server: ServerProc, login: str, name: str | None = None) -> tuple[int, str]:
@@ -83,3 +94,59 @@ def on_table(app: ConnectApp) -> str | None:
 def notes(app: ConnectApp) -> list[str]:
     """The texts of the notifications the app has shown."""
     return [str(n.message) for n in app._notifications]
+
+
+def _duel(seed: int, winner: int) -> Any:
+    """A finished 2-player Svoi Kozyri game ``winner`` won (the other resigns after a few
+    random moves)."""
+    game = trumps.new_game("kozyri", players=2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(4):
+        game.play(rng.choice(game.legal_actions()))
+    game.resign(1 - winner)
+    return game
+
+
+def prefill(db: str, games: Sequence[tuple[str, str, int]]) -> dict[str, int]:
+    """Accounts and rated duels stored before the server starts (``SqlStore.commit_tables``
+    with a ``RatingPlan``, as the server does): each game is (first, second, winner's
+    seat), the players by login (their name is the login titled).  The players' ids."""
+
+    async def fill() -> dict[str, int]:
+        store = SqlStore(db)
+        await store.create()
+        try:
+            ids: dict[str, int] = {}
+            for first, second, _ in games:
+                for login in (first, second):
+                    if login not in ids:
+                        ids[login] = await store.add_player(login.title(), "!", login=login)
+            writes = []
+            for k, (first, second, winner) in enumerate(games):
+                seats = [ids[first], ids[second]]
+                plan = RatingPlan("kozyri-duel", dict(enumerate(seats)), [[0], [1]])
+                record = record_of(_duel(k, winner), [first.title(), second.title()])
+                writes.append(TableWrite(f"t-pre-{k}", record, player_ids=seats, rating=plan))
+            await store.commit_tables(writes)
+            return ids
+        finally:
+            await store.close()
+
+    return asyncio.run(fill())
+
+
+async def raw_player(c: WsClient, table_id: str, rng: random.Random) -> Msg:
+    """Play every turn of ``c`` at ``table_id`` (as the easy bot would) until the game
+    ends; the game_over message."""
+    bot = make_bot("easy", "kozyri")
+    while True:
+        m = await c.recv()
+        if m.get("table_id") != table_id:
+            continue
+        if m["type"] == "game_over":
+            return m
+        if m["type"] == "error" and m["code"] == "stale_event":
+            await c.send({"type": "resync", "table_id": table_id, "last_event": c.last[table_id]})
+        if m["type"] in ("table_state", "event") and m["legal"]:
+            action = bot.decide(m["view"], m["legal"], Limits(), rng).action
+            await c.act(table_id, action, c.last[table_id])

@@ -7,6 +7,7 @@ history lists too, and the change that cannot be fetched is one line."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,17 +18,18 @@ from ratedkit import (
     account,
     notes,
     on_table,
+    raw_player,
     recording,
     signed_in_app,
     start_server,
     until,
 )
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, Label, Static
+from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
 from server.e2e import ServerProc, connected
 from trumps.tui.connect import ConnectApp
-from trumps.tui.connect.form import GUEST_CASUAL, GameForm
+from trumps.tui.connect.form import GUEST_CASUAL, RATED_CLOCK_NOTE, GameForm
 from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import TableModel
 
@@ -50,41 +52,52 @@ async def open_form(pilot: Pilot[None], app: ConnectApp, key: str) -> GameForm:
     return form
 
 
-async def rated_game_against_random(pilot: Pilot[None], app: ConnectApp) -> TableModel:
-    """Play the computer (the random bot), rated, by the form; one move of ours is made
-    (a game without a move is aborted, not rated), then we resign."""
+async def rated_duel(pilot: Pilot[None], app: ConnectApp, server: ServerProc) -> TableModel:
+    """A rated duel made with the create form, against a second account over a raw
+    WebSocket (it plays as the easy bot would); once the app has made a move (a game
+    without one is not rated for both) it resigns."""
     sent = recording(app)
-    form = await open_form(pilot, app, "p")
+    form = await open_form(pilot, app, "c")
     rated = form.query_one("#rated", Checkbox)
     assert not rated.disabled and not rated.value  # a table is casual unless asked for
-    await pilot.click("#level")
-    await pilot.press(*"random", "enter")
     await pilot.click("#rated")
     assert rated.value
+    # A rated game has a clock and a timeout loses it: the form says so and asks for that.
+    why = form.query_one("#rated-why", Label)
+    await until(pilot, lambda: str(why.content) == RATED_CLOCK_NOTE, "the clock's note")
+    assert form.query_one("#on_timeout", Select).value == "forfeit"
     await pilot.click("#ok")
     await until(pilot, lambda: on_table(app) is not None, "the table screen")
-    [request] = [m for m in sent if m["type"] == "play_computer"]
-    assert request["rated"] is True and request["level"] == "random"
-    t = app.client.state.tables[str(on_table(app))]
-    assert t.rated
-    head = str(app.screen.query_one("#head", Static).content)
-    assert " · rated" in head, head
-    await until(pilot, lambda: t.can_act, "my first turn")
-    before = t.event
-    await pilot.press("1", "enter")
-    await until(pilot, lambda: t.event > before and not t.sent, "my move to land")
-    await pilot.press("r", "y")
-    await until(pilot, lambda: t.outcome is not None, "the resignation")
+    [request] = [m for m in sent if m["type"] == "create_table"]
+    assert request["rated"] is True and request["on_timeout"] == "forfeit"
+    table_id = str(on_table(app))
+    t = app.client.state.tables[table_id]
+    assert t.rated and t.time_control  # the server's clock for rated games
+    head = app.screen.query_one("#head", Static)
+    await until(pilot, lambda: " · rated" in str(head.content), "rated in the header")
+
+    _, token = account(server, f"rival{len(app.client.state.tables)}{table_id[-6:]}".lower())
+    rival = await connected(server.ws, "Rival", token)
+    try:
+        await rival.send({"type": "join_table", "table_id": table_id})
+        other = asyncio.create_task(raw_player(rival, table_id, random.Random(5)))
+        await until(pilot, lambda: t.can_act, "my first turn")
+        before = t.event
+        await pilot.press("1", "enter")
+        await until(pilot, lambda: t.event > before and not t.sent, "my move to land")
+        await pilot.press("r", "y")
+        await until(pilot, lambda: t.outcome is not None, "the resignation")
+        await asyncio.wait_for(other, 30)
+    finally:
+        await rival.close()
     return t
 
 
-def test_a_rated_game_against_the_computer_shows_the_rating_change(
-    server: ServerProc, tmp_path: Path
-) -> None:
+def test_a_rated_game_shows_the_rating_change(server: ServerProc, tmp_path: Path) -> None:
     async def body() -> None:
         app, _ = signed_in_app(server, tmp_path, "olena")
         async with app.run_test(size=SIZE) as pilot:
-            t = await rated_game_against_random(pilot, app)
+            t = await rated_duel(pilot, app, server)
             await until(pilot, lambda: bool(t.rating_note), "the rating change")
             # The change is the server's: the finished game's row in the player's history.
             token = app.client.state.token
@@ -120,11 +133,57 @@ def test_a_rating_change_that_cannot_be_fetched_is_one_line(
             await until(pilot, lambda: app.client.state.welcomed, "the welcome")
             # The HTTP API no longer takes the client's token (the WebSocket stays up).
             app.client.state.token = "no-such-token"
-            t = await rated_game_against_random(pilot, app)
+            t = await rated_duel(pilot, app, server)
             await until(pilot, lambda: bool(t.rating_note), "the note")
             assert t.rating_note.startswith("Your rating change could not be fetched (401: ")
-            assert "401" in t.rating_note and "\n" not in t.rating_note
+            assert "\n" not in t.rating_note
             assert t.rating_note in notes(app)
+
+    asyncio.run(body())
+
+
+def test_playing_the_computer_rated_needs_a_bot_with_a_rating(
+    server: ServerProc, tmp_path: Path
+) -> None:
+    """The form asks the server which bots have a fixed rating in the game's family (the
+    leaderboard's ``bots``): against one without, Rated is off and says why."""
+    board = server.get("/api/leaderboard/kozyri-duel").json()
+    rated_bots = {b["level"]: b["rating"] for b in board["bots"]}
+
+    async def body() -> None:
+        app, _ = signed_in_app(server, tmp_path, "ines")
+        async with app.run_test(size=SIZE) as pilot:
+            form = await open_form(pilot, app, "p")
+            box, why = form.query_one("#rated", Checkbox), form.query_one("#rated-why", Label)
+
+            async def check(level: str) -> None:
+                await pilot.click("#level")
+                await pilot.press(*level, "enter")
+                if level in rated_bots:
+                    await until(pilot, lambda: not box.disabled, "the box on")
+                    await pilot.click("#rated")
+                    shown = f"The {level} bot's rating here: {rated_bots[level]}."
+                    await until(pilot, lambda: str(why.content).startswith(shown), "its rating")
+                    await pilot.click("#rated")
+                else:
+                    reason = (
+                        f"The {level} bot has no rating for Svoi Kozyri, two players on this "
+                        "server: games against it are casual."
+                    )
+                    await until(pilot, lambda: str(why.content) == reason, "why it is off")
+                    assert box.disabled and not box.value
+
+            await check("random")
+            await check("hard")
+            sent = recording(app)
+            await pilot.click("#ok")
+            await until(pilot, lambda: on_table(app) is not None, "the casual table")
+            [request] = [m for m in sent if m["type"] == "play_computer"]
+            assert request["rated"] is False and request["level"] == "hard"
+            t = app.client.state.tables[str(on_table(app))]
+            assert not t.rated
+            head = app.screen.query_one("#head", Static)
+            await until(pilot, lambda: " · casual" in str(head.content), "casual in the header")
 
     asyncio.run(body())
 
@@ -144,7 +203,9 @@ def test_quick_match_is_rated_for_an_account_unless_asked_for_casual(
             await until(pilot, lambda: state.waiting is not None, "the wait")
             assert state.waiting is not None and state.waiting["rated"] is False
             waiting = app.screen.query_one("#waiting", Static)
-            assert "Quick match (casual)" in str(waiting.content)
+            await until(
+                pilot, lambda: "Quick match (casual)" in str(waiting.content), "the wait shown"
+            )
             await pilot.press("m")  # cancel
             assert state.waiting is None
             await open_form(pilot, app, "m")
@@ -247,9 +308,9 @@ def test_a_guest_signs_in_and_may_then_play_rated(server: ServerProc, tmp_path: 
             assert isinstance(app.screen, LobbyScreen)
             conn = app.screen.query_one("#conn", Static)
             await until(pilot, lambda: "(account vera)" in str(conn.content), "who we are")
-            form = await open_form(pilot, app, "p")
+            form = await open_form(pilot, app, "c")
             assert not form.query_one("#rated", Checkbox).disabled
-            assert not form.query("#rated-why")
+            assert str(form.query_one("#rated-why", Label).content) == ""
             # The token file keeps the account's session for the next start.
             assert app.client.store.load()["resume_token"] == state.token
 

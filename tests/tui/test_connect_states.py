@@ -157,8 +157,8 @@ def test_history_does_not_count_a_game_a_bot_finished_as_the_players() -> None:
     base: Msg = {"id": 7, "game": "kozyri", "players": ["Ana", "random bot"], "seat": 0,
                  "outcome": {"winners": [0], "losers": [1], "draw": False,
                              "reason": "out_of_cards"}}  # fmt: skip
-    assert HistoryScreen._row(base)[3].startswith("won")
-    row = HistoryScreen._row({**base, "by_bot": [0]})
+    assert HistoryScreen.row(base)[3].startswith("won")
+    row = HistoryScreen.row({**base, "by_bot": [0]})
     assert row[3].startswith("finished by a bot") and "won" not in row[3]
 
 

@@ -8,8 +8,10 @@ the log and chat.  The connection lives in ``trumps.tui.connect.net.Client``; it
 worker in the app's event loop and posts a ``ServerUpdate`` for every message.
 
 Keys — lobby: Enter/j join · w watch · c create · p play the computer · m quick match
-(again: cancel) · i join by invite id or link · t my table · h history · s sign in (or
-make this guest an account) · q quit.  The forms' Rated box is for accounts (a guest is
+(again: cancel) · i join by invite id or link · t my table · h history · l leaderboard
+(1–4 or f: the rating family; Enter: a player's profile) · y your profile (ratings with
+their history, results by game, head-to-head; Enter: their profile or a replay) · s sign
+in (or make this guest an account) · q quit.  The forms' Rated box is for accounts (a guest is
 told why it is off); quick match is rated for an account unless it unticks the box.  At
 the end of a rated game the table says what it did to your rating.
 Table: ←/→ (or 1–9, 0) choose · Enter play · a type an action (``TH``, ``take``,
@@ -19,6 +21,7 @@ game another window of yours took (the server's ``replaced``), Ctrl+R plays it h
 (``join_table``, as the page's "Play here" button).
 
 The screens live in their own modules: ``lobby``, ``table``, ``history`` (and the replay),
+``ladder`` (the leaderboard and profiles),
 ``form`` (create / play the computer / quick match) and ``dialogs``; what they draw comes
 from ``text`` and the shared terminal board renderer ``trumps.tui.board``.
 """
@@ -57,7 +60,10 @@ class ConnectApp(App[None]):
     .status { padding: 0 1; }
     #waiting, #mine, #invite { padding: 0 1; }
     #invite { color: $warning; text-style: bold; }
-    #tables, #games { height: 1fr; }
+    #tables, #games, #leaders { height: 1fr; }
+    #h2h { height: auto; max-height: 12; margin-bottom: 1; }
+    #profile-games { height: auto; max-height: 22; }
+    #family { width: 50; margin: 0 1; }
     #seats, #board { padding: 0 1; margin-bottom: 0; }
     #hand { padding: 0 1; height: auto; min-height: 1; }
     #hand:focus { background: $boost; }

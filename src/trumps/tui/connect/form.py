@@ -1,10 +1,16 @@
-"""The form that starts something: create a table, play the computer, or a quick match."""
+"""The form that starts something: create a table, play the computer, or a quick match.
+
+Its Rated box is for accounts (a guest sees why it is off).  A rated game always has a
+clock and running out of time loses it (the server's rule, docs/ratings.md), so ticking the
+box sets the timeout to a forfeit; a rated game against the computer needs bots with a
+fixed rating in the game's family, which the form asks the server
+(``GET /api/leaderboard/{family}``'s ``bots``) and says when the chosen level has none."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -17,11 +23,14 @@ from trumps.games.base import rules_from_text
 from trumps.server.wiretypes import MAX_SEATS
 from trumps.tui.connect.common import BOT_LEVELS
 from trumps.tui.connect.model import Msg
+from trumps.tui.connect.net import Client, HttpError
+from trumps.tui.connect.ratingtext import family_title, table_family
 
-__all__ = ["GUEST_CASUAL", "GameForm"]
+__all__ = ["GUEST_CASUAL", "RATED_CLOCK_NOTE", "GameForm"]
 
 SEAT_KINDS = ("human", *BOT_LEVELS)
 GUEST_CASUAL = "Rated games are for accounts: sign in with s in the lobby."
+RATED_CLOCK_NOTE = "A rated game always has a clock; running out of time loses it."
 
 
 class GameForm(ModalScreen["Msg | None"]):
@@ -42,9 +51,18 @@ class GameForm(ModalScreen["Msg | None"]):
         "quick": "Rated (untick for a casual game)",
     }
 
-    def __init__(self, mode: str, game: str = "kozyri", *, account: bool = False) -> None:
+    def __init__(
+        self,
+        mode: str,
+        game: str = "kozyri",
+        *,
+        account: bool = False,
+        client: Client | None = None,
+    ) -> None:
         super().__init__()
         self.mode, self.game, self.account = mode, game, account
+        self.client = client  # asked which bots have a rating (play the computer)
+        self.rated_bots: dict[str, dict[str, int]] = {}  # family: {level: rating}
 
     def compose(self) -> ComposeResult:
         cls = GAMES[self.game]
@@ -124,8 +142,9 @@ class GameForm(ModalScreen["Msg | None"]):
                     id="rated",
                     compact=True,
                 )
-            if not self.account:
-                yield Label(GUEST_CASUAL, id="rated-why", classes="hint", markup=False)
+            yield Label(
+                "" if self.account else GUEST_CASUAL, id="rated-why", classes="hint", markup=False
+            )
             yield Label("", id="problem", classes="problem", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="ok", variant="primary")
@@ -140,6 +159,78 @@ class GameForm(ModalScreen["Msg | None"]):
     def _default_seats(game: str) -> str:
         return ", ".join(["human"] * 2 + ["medium"] * (GAMES[game].default_players - 2))
 
+    def on_mount(self) -> None:
+        self._rated_changed()
+
+    # -- rated ---------------------------------------------------------------------------
+    @on(Checkbox.Changed, "#rated")
+    def _rated_changed(self) -> None:
+        """A rated table has a clock and loses on time: the timeout is a forfeit."""
+        if not self.account:
+            return
+        rated = self.query_one("#rated", Checkbox).value
+        for box in self.query("#on_timeout").results(Select):
+            if rated:
+                box.value = "forfeit"
+            box.disabled = rated
+        if self.mode == "computer":
+            self._check_bots()
+        else:
+            self.query_one("#rated-why", Label).update(RATED_CLOCK_NOTE if rated else "")
+
+    @on(Select.Changed, "#level")
+    @on(Select.Changed, "#preset")
+    @on(Input.Changed, "#players")
+    def _opponents_changed(self) -> None:
+        if self.account and self.mode == "computer":
+            self._check_bots()
+
+    def _family(self) -> str | None:
+        """The rating family of the game asked for, or None while the form is not valid."""
+        try:
+            rules = self._rules()
+        except ValueError:
+            return None
+        text = self.query_one("#players", Input).value.strip()
+        players = int(text) if text.isdigit() else GAMES[self.game].default_players
+        return table_family(self.game, players, rules)
+
+    def _check_bots(self) -> None:
+        """Whether the chosen bot has a rating in the game's family on this server: if
+        not, the Rated box is off, and says why."""
+        family, level = self._family(), str(self.query_one("#level", Select).value)
+        if family is None or self.client is None:
+            return
+        known = self.rated_bots.get(family)
+        if known is None:
+            self._fetch_bots(family)
+            return
+        box, why = self.query_one("#rated", Checkbox), self.query_one("#rated-why", Label)
+        if level in known:
+            box.disabled = False
+            rated = f"The {level} bot's rating here: {known[level]}. {RATED_CLOCK_NOTE}"
+            why.update(rated if box.value else "")
+        else:
+            box.value, box.disabled = False, True
+            why.update(
+                f"The {level} bot has no rating for {family_title(family)} on this server: "
+                "games against it are casual."
+            )
+
+    @work(exclusive=True, group="rated-bots", exit_on_error=False)
+    async def _fetch_bots(self, family: str) -> None:
+        assert self.client is not None
+        try:
+            board = await self.client.get_json(f"/api/leaderboard/{family}?limit=0")
+        except HttpError:
+            return  # the server says why if it must refuse
+        bots = board.get("bots") if isinstance(board, dict) else None
+        self.rated_bots[family] = {
+            str(b.get("level")): int(b.get("rating") or 0) for b in bots or []
+        }
+        self._check_bots()
+
+    # -- the game ------------------------------------------------------------------------
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:
         game = str(event.value)
@@ -173,8 +264,8 @@ class GameForm(ModalScreen["Msg | None"]):
             return
         self.dismiss(msg)
 
-    def request(self) -> Msg:
-        """The message this form asks for; raises ValueError with a reason."""
+    def _rules(self) -> str | dict[str, object]:
+        """The preset chosen with the options written over it; raises ValueError."""
         cls = GAMES[self.game]
         preset: str | dict[str, object] = str(self.query_one("#preset", Select).value)
         written = self.query_one("#options", Input).value.strip()
@@ -185,6 +276,12 @@ class GameForm(ModalScreen["Msg | None"]):
                 )
             except InvalidRules as e:
                 raise ValueError(str(e)) from None
+        return preset
+
+    def request(self) -> Msg:
+        """The message this form asks for; raises ValueError with a reason."""
+        cls = GAMES[self.game]
+        preset = self._rules()
         rated = self.account and self.query_one("#rated", Checkbox).value
         if self.mode == "quick":
             return {"type": "quick_match", "game": self.game, "rules": preset, "rated": rated}

@@ -57,11 +57,11 @@ class HistoryScreen(ClientScreen):
         table = self.query_one("#games", DataTable)
         table.clear()
         for g in games:
-            table.add_row(*(Text(c) for c in self._row(g)), key=str(g.get("id")))
+            table.add_row(*(Text(c) for c in self.row(g)), key=str(g.get("id")))
         show(status, f"{len(games)} game{'s' if len(games) != 1 else ''}.")
 
     @staticmethod
-    def _row(g: Msg) -> tuple[str, ...]:
+    def row(g: Msg) -> tuple[str, ...]:
         outcome = g.get("outcome") or {}
         seat = g.get("seat")
         if isinstance(seat, int) and seat in (g.get("by_bot") or []):

@@ -15,6 +15,7 @@ from trumps.tui.connect.common import ClientScreen, game_title, say, show
 from trumps.tui.connect.dialogs import Ask, SignIn
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.history import HistoryScreen
+from trumps.tui.connect.ladder import LeaderboardScreen, ProfileScreen
 from trumps.tui.connect.model import Change, Msg
 from trumps.tui.connect.net import parse_invite
 from trumps.tui.connect.text import lobby_row, rules_text
@@ -31,14 +32,18 @@ class LobbyScreen(ClientScreen):
     ready = False  # composed and mounted: its widgets can be updated
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "join", "Join"),
-        Binding("w", "watch", "Watch"),
+        # Shown in the heading (j, w, i) and the line of one's tables (t): the footer
+        # keeps room for the rest at 120 columns.
+        Binding("j", "join", "Join", show=False),
+        Binding("w", "watch", "Watch", show=False),
         Binding("c", "create", "Create"),
-        Binding("p", "computer", "Play computer"),
+        Binding("p", "computer", "Computer"),
         Binding("m", "quick", "Quick match"),
-        Binding("i", "invite", "Join by id"),
-        Binding("t", "my_table", "My table"),
+        Binding("i", "invite", "Join by id", show=False),
+        Binding("t", "my_table", "My table", show=False),
         Binding("h", "history", "History"),
+        Binding("l", "leaderboard", "Leaderboard"),
+        Binding("y", "profile", "Profile"),
         Binding("s", "sign_in", "Sign in"),
         Binding("right_square_bracket", "page(1)", "Next tables", show=False),
         Binding("left_square_bracket", "page(-1)", "Previous tables", show=False),
@@ -49,7 +54,9 @@ class LobbyScreen(ClientScreen):
         yield Static("", markup=False, id="conn", classes="topline")
         yield Static("", markup=False, id="waiting")
         yield Label(
-            "Public tables — Enter/j join · w watch", id="tables-heading", classes="heading"
+            "Public tables — Enter/j join · w watch · i join by id or link",
+            id="tables-heading",
+            classes="heading",
         )
         table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
@@ -120,7 +127,7 @@ class LobbyScreen(ClientScreen):
 
     def _fill_tables(self) -> None:
         st = self.client.state
-        heading = "Public tables — Enter/j join · w watch"
+        heading = "Public tables — Enter/j join · w watch · i join by id or link"
         if st.lobby_offset > 0 or len(st.lobby) < st.lobby_total:
             first, last = st.lobby_offset + 1, st.lobby_offset + len(st.lobby)
             heading += f" · {first}–{last} of {st.lobby_total} ([ ] pages)"
@@ -166,7 +173,8 @@ class LobbyScreen(ClientScreen):
             if msg is not None and not self.client.send(msg):
                 say(self, "Not connected yet.", severity="error")
 
-        self.app.push_screen(GameForm(mode, account=self.client.state.signed_in), done)
+        form = GameForm(mode, account=self.client.state.signed_in, client=self.client)
+        self.app.push_screen(form, done)
 
     def action_create(self) -> None:
         self._form("create")
@@ -210,3 +218,9 @@ class LobbyScreen(ClientScreen):
                 say(self, f"Signed in as {login}: connecting again as the account.")
 
         self.app.push_screen(SignIn(self.client), done)
+
+    def action_leaderboard(self) -> None:
+        self.app.push_screen(LeaderboardScreen())
+
+    def action_profile(self) -> None:
+        self.app.push_screen(ProfileScreen())

@@ -6,15 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.text import Text
+
 from trumps.errors import InvalidRules
 from trumps.games import GAMES, new_game
 from trumps.ratings import FAMILIES, family_of
 
 __all__ = [
     "FAMILIES",
+    "bots_line",
     "change_text",
+    "family_histories",
     "family_title",
     "game_change",
+    "profile_ratings",
+    "profile_results",
     "rating_text",
     "result_counts",
     "sparkline",
@@ -29,11 +35,12 @@ def family_title(family: str) -> str:
     return FAMILIES.get(family, family)
 
 
-def table_family(game: str, players: int, rules: Mapping[str, Any] | None) -> str | None:
-    """The rating family of a table's game (``trumps.ratings.family_of``), or None when
-    the game cannot be built from what the client knows."""
+def table_family(game: str, players: int, rules: str | Mapping[str, Any] | None) -> str | None:
+    """The rating family of a table's game (``trumps.ratings.family_of``; ``rules`` a
+    preset's name or options), or None when the game cannot be built from them."""
     try:
-        return family_of(new_game(game, players=players, rules=dict(rules or {})))
+        rules = rules if isinstance(rules, str) else dict(rules or {})
+        return family_of(new_game(game, players=players, rules=rules))
     except (InvalidRules, KeyError, ValueError, TypeError):
         return None
 
@@ -76,3 +83,57 @@ def result_counts(game: str, counts: Mapping[str, Any]) -> str:
     title = cls.title if cls is not None else game
     parts = [f"{int(counts.get(k) or 0)} {k}" for k in ("won", "drawn", "lost")]
     return f"{title}: {', '.join(parts)}"
+
+
+def family_histories(history: Sequence[Mapping[str, Any]]) -> dict[str, list[int]]:
+    """A profile's rating history by family: the rating before the first rated game,
+    then after each one (the API lists them oldest first)."""
+    found: dict[str, list[int]] = {}
+    for h in history:
+        points = found.setdefault(str(h.get("family")), [])
+        if not points:
+            points.append(int(h["before"]))
+        points.append(int(h["after"]))
+    return found
+
+
+def profile_ratings(profile: Mapping[str, Any]) -> Text:
+    """A profile's ratings, a line per family: the rating (``?`` while provisional), its
+    deviation, the games rated, and the history as a sparkline from first to now."""
+    ratings = profile.get("ratings") or {}
+    if not ratings:
+        return Text("No rated games yet.", style="dim")
+    histories = family_histories(profile.get("history") or [])
+    width = max(len(family_title(f)) for f in ratings)
+    lines = []
+    for family in [f for f in FAMILIES if f in ratings] + [f for f in ratings if f not in FAMILIES]:
+        r = ratings[family]
+        line = Text(f"{family_title(family):<{width}}  ")
+        line.append(f"{rating_text(r):>5}", style="bold")
+        games = int(r.get("games") or 0)
+        line.append(f"  ±{r.get('deviation', '?'):<3}  {games} game{'s' if games != 1 else ''}")
+        points = histories.get(family, [])
+        if len(points) > 1:
+            line.append(f"  {sparkline(points)}", style="cyan")
+            line.append(f"  {points[0]} → {points[-1]}", style="dim")
+        lines.append(line)
+    if any(r.get("provisional") for r in ratings.values()):
+        lines.append(Text("? provisional: too few games yet to be sure", style="dim"))
+    return Text("\n").join(lines)
+
+
+def profile_results(profile: Mapping[str, Any]) -> str:
+    """A profile's results by game, on one line."""
+    results = profile.get("results") or {}
+    if not results:
+        return "Results: no finished games yet."
+    return "Results: " + " · ".join(result_counts(g, c) for g, c in sorted(results.items()))
+
+
+def bots_line(board: Mapping[str, Any]) -> str:
+    """The computer's fixed ratings beside a leaderboard."""
+    bots = board.get("bots") or []
+    if not bots:
+        return ""
+    shown = " · ".join(f"{b.get('level')} {b.get('rating')}" for b in bots)
+    return f"The computer on this ladder: {shown}"
