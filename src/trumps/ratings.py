@@ -22,31 +22,44 @@ A bot has a fixed rating per family, measured in the arena (``trumps arena --cal
 a person's rating moves against it, the bot's does not.
 
 A seat a takeover bot played at the end (its person left, or never came back, and the
-grace rules ran out) counts as a loss for that person whatever their side's result.  This
-module is pure: the store calls ``rate_game`` inside the transaction that stores the game.
+grace rules ran out) counts as a loss for that person whatever their side's result.  The
+rating functions are pure: the store calls ``rate_game`` inside the transaction that
+stores the game.  Bots' ratings are read from a calibration file (``load_calibration``;
+the one shipped with trumps: ``shipped_calibration``) and written by ``calibration_json``
+and ``merge_calibration``.
 """
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Mapping, Sequence
+import os
+import re
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from importlib import resources
 
 from openskill.models import PlackettLuce
 
 from trumps.games import Game, Outcome
 
 __all__ = [
+    "CALIBRATION_VERSION",
     "FAMILIES",
     "NEW",
     "PROVISIONAL_DEVIATION",
+    "SHIPPED_CALIBRATION",
     "Rating",
     "bot_rating",
+    "calibration_json",
     "family_of",
     "glicko2",
     "idle",
+    "load_calibration",
+    "merge_calibration",
     "rate_game",
     "rateable",
+    "shipped_calibration",
     "sides_of",
 ]
 
@@ -361,3 +374,160 @@ def bot_rating(calibration: Mapping[str, Mapping[str, Rating]], family: str, lev
     """A bot level's fixed rating in ``family`` from a calibration (family → level →
     rating), or a new player's rating when the calibration has none."""
     return calibration.get(family, {}).get(level, NEW)
+
+
+# ---------------------------------------------------------------------------- bots' ratings
+
+CALIBRATION_VERSION = 1
+#: The file of bots' ratings shipped with trumps (``trumps/data/bot_ratings.json``).
+SHIPPED_CALIBRATION = "data/bot_ratings.json"
+_LEVEL_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_MAX_VALUE = 5000.0
+
+
+def load_calibration(
+    source: str | os.PathLike[str], levels: Collection[str] | None = None
+) -> dict[str, dict[str, Rating]]:
+    """Bots' fixed ratings, family → level → rating, from a calibration (docs/ratings.md:
+    the file ``trumps arena --calibrate`` writes).  ``source`` is the file's path (a
+    ``pathlib.Path`` or other path object) or its JSON text (a ``str``); ``levels``, when
+    given, are the level names allowed (the server passes ``trumps.ai.BOTS``).  Raises
+    ``ValueError`` with one line naming the problem."""
+    return _parse_calibration(source, levels)[0]
+
+
+def shipped_calibration(levels: Collection[str] | None = None) -> dict[str, dict[str, Rating]]:
+    """The bots' ratings shipped with trumps (``SHIPPED_CALIBRATION``)."""
+    text = resources.files("trumps").joinpath(SHIPPED_CALIBRATION).read_text(encoding="utf-8")
+    return load_calibration(text, levels)
+
+
+def calibration_json(
+    calibration: Mapping[str, Mapping[str, Rating]], notes: Mapping[str, str] | None = None
+) -> str:
+    """``calibration`` (family → level → rating) as the text of a calibration file, each
+    family with its note of how it was measured (``notes``, by family) when there is one.
+    What ``load_calibration`` reads back (values rounded to 0.1)."""
+    families: dict[str, object] = {}
+    order = list(FAMILIES)
+    for family in sorted(calibration, key=lambda f: order.index(f) if f in order else len(order)):
+        entry: dict[str, object] = {}
+        if notes and notes.get(family):
+            entry["measured"] = notes[family]
+        entry["levels"] = {
+            level: {
+                "rating": round(r.value, 1),
+                "deviation": round(r.deviation, 1),
+                "games": r.games,
+            }
+            for level, r in calibration[family].items()
+        }
+        families[family] = entry
+    doc = {"version": CALIBRATION_VERSION, "families": families}
+    problem = _check_calibration(doc, None)
+    if problem:
+        raise ValueError(f"cannot write this calibration: {problem}")
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def merge_calibration(old: str | None, family: str, levels: Mapping[str, Rating], note: str) -> str:
+    """The text of calibration ``old`` (the JSON text of a file, or None for none) with
+    ``family``'s levels replaced by ``levels`` measured as ``note``; the other families
+    kept as they were.  Raises ``ValueError`` when ``old`` is not a calibration."""
+    ratings, notes = ({}, {}) if old is None else _parse_calibration(old, None)
+    ratings[family] = dict(levels)
+    notes[family] = note
+    return calibration_json(ratings, notes)
+
+
+def _parse_calibration(
+    source: str | os.PathLike[str], levels: Collection[str] | None
+) -> tuple[dict[str, dict[str, Rating]], dict[str, str]]:
+    if isinstance(source, str):
+        where, text = "calibration", source
+    else:
+        where = f"calibration {os.fspath(source)}"
+        try:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise ValueError(f"cannot read {where}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{where}: not UTF-8 text") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{where}: not JSON ({e.msg}, line {e.lineno})") from None
+    problem = _check_calibration(doc, levels)
+    if problem:
+        raise ValueError(f"{where}: {problem}")
+    ratings: dict[str, dict[str, Rating]] = {}
+    notes: dict[str, str] = {}
+    for family, entry in doc["families"].items():
+        ratings[family] = {
+            level: Rating(float(r["rating"]), float(r["deviation"]), games=int(r.get("games", 0)))
+            for level, r in entry["levels"].items()
+        }
+        if "measured" in entry:
+            notes[family] = entry["measured"]
+    return ratings, notes
+
+
+def _keys(obj: object, what: str, required: set[str], optional: set[str]) -> str | None:
+    """Why ``obj`` is not an object with the ``required`` keys and perhaps ``optional``."""
+    if not isinstance(obj, dict):
+        return f"{what} must be an object, not {json.dumps(obj)[:40]}"
+    missing = sorted(required - set(obj))
+    if missing:
+        return f"{what} lacks {', '.join(repr(k) for k in missing)}"
+    unknown = sorted(set(obj) - required - optional)
+    if unknown:
+        return f"{what} has unknown key {unknown[0]!r}"
+    return None
+
+
+def _number(value: object, what: str, low: float, high: float) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        return f"{what} must be a number from {low:g} to {high:g}, not {json.dumps(value)[:40]}"
+    return None
+
+
+def _check_calibration(doc: object, levels: Collection[str] | None) -> str | None:
+    """Why ``doc`` (parsed JSON) is not a calibration, in one line; None when it is."""
+    problem = _keys(doc, "the file", {"version", "families"}, set())
+    if problem:
+        return problem
+    assert isinstance(doc, dict)
+    version = doc["version"]
+    if version != CALIBRATION_VERSION or isinstance(version, bool):
+        return f"version {json.dumps(version)[:20]} is not {CALIBRATION_VERSION}, the one this trumps reads"
+    families = doc["families"]
+    if not isinstance(families, dict):
+        return f"'families' must be an object, not {json.dumps(families)[:40]}"
+    for family, entry in families.items():
+        if family not in FAMILIES:
+            return f"no rating family {family!r} (families: {', '.join(FAMILIES)})"
+        problem = _keys(entry, family, {"levels"}, {"measured"})
+        if problem:
+            return problem
+        if "measured" in entry and not isinstance(entry["measured"], str):
+            return f"{family}.measured must be text"
+        if not isinstance(entry["levels"], dict) or not entry["levels"]:
+            return f"{family}.levels must be an object naming at least one level"
+        for level, r in entry["levels"].items():
+            if not _LEVEL_NAME.fullmatch(level):
+                return f"{family}: {level!r} is not a level name (a–z, 0–9, - or _)"
+            if levels is not None and level not in levels:
+                return f"{family}: no bot level {level!r} (levels: {', '.join(levels)})"
+            what = f"{family}.levels.{level}"
+            problem = (
+                _keys(r, what, {"rating", "deviation"}, {"games"})
+                or _number(r["rating"], f"{what}.rating", 0.0, _MAX_VALUE)
+                or _number(r["deviation"], f"{what}.deviation", MIN_DEVIATION, START_DEVIATION)
+            )
+            if problem:
+                return problem
+            games = r.get("games", 0)
+            if not isinstance(games, int) or isinstance(games, bool) or games < 0:
+                return f"{what}.games must be a whole number ≥ 0, not {json.dumps(games)[:40]}"
+    return None

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trumps.ai import BOTS, Bot, Limits, make_bot
+from trumps.ai.levels import LEVEL_NAMES, level_limits
 from trumps.ai.oracle import ORACLE_LEVEL, ORACLE_NOTE, OracleBot
 from trumps.arena.executors import Executor
 from trumps.errors import IllegalAction, InvalidAction, InvalidRules
@@ -123,6 +124,19 @@ class Matchup:
     scheme: str
     time_limit: float | None = None
     teams: tuple[tuple[int, ...], ...] = ()
+    budget_scale: float | None = None
+
+    def limits(self, level: str) -> Limits:
+        """The budget of each move of ``level``: ``time_limit``; or with ``budget_scale``
+        that share of the level's own default budget (``level_limits``; the oracle's is
+        the strongest level's), so that searching levels keep the ratio of their budgets;
+        otherwise none given (each level's own)."""
+        if self.budget_scale is None:
+            return Limits(time=self.time_limit)
+        own = level_limits(
+            self.game, LEVEL_NAMES[-1] if level == ORACLE_LEVEL else level, self.players
+        )
+        return Limits() if own.time is None else Limits(time=own.time * self.budget_scale)
 
     @property
     def rotations(self) -> int:
@@ -179,11 +193,15 @@ def make_matchup(
     players: int | None = None,
     rules: str | None = None,
     time_limit: float | None = None,
+    *,
+    budget_scale: float | None = None,
 ) -> Matchup:
     """Check the settings and build a ``Matchup``; raises ``ArenaSetupError``.
 
     ``rules`` is what ``trumps play --rules`` takes (a preset, ``NAME=VALUE`` options, or
-    both, comma-separated; default: the game's default preset)."""
+    both, comma-separated; default: the game's default preset).  ``time_limit`` gives
+    every bot that time per move, ``budget_scale`` each searching level that share of
+    its own budget (not both)."""
     if game not in GAMES:
         raise ArenaSetupError(f"no game {game!r} (games: {', '.join(GAMES)})", "--game")
     cls = GAMES[game]
@@ -233,8 +251,27 @@ def make_matchup(
         names.append(level if k == 0 else f"{level}#{k + 1}")
     if time_limit is not None and not time_limit > 0:
         raise ArenaSetupError(f"time limit must be positive, not {time_limit}", "--time-limit")
+    if budget_scale is not None:
+        if not budget_scale > 0:
+            raise ArenaSetupError(
+                f"budget scale must be positive, not {budget_scale}", "--budget-scale"
+            )
+        if time_limit is not None:
+            raise ArenaSetupError(
+                "give --time-limit (every bot's time) or --budget-scale (a share of each "
+                "level's own budget), not both",
+                "--budget-scale",
+            )
     return Matchup(
-        game, players, text, tuple(names), tuple(levels), scheme, time_limit, teams=teams
+        game,
+        players,
+        text,
+        tuple(names),
+        tuple(levels),
+        scheme,
+        time_limit,
+        teams=teams,
+        budget_scale=budget_scale,
     )
 
 
@@ -270,6 +307,7 @@ def with_reference(matchup: Matchup, level: str) -> Matchup:
         matchup.players,
         matchup.rules,
         matchup.time_limit,
+        budget_scale=matchup.budget_scale,
     )
 
 
@@ -347,7 +385,7 @@ def play_game(matchup: Matchup, spec: GameSpec) -> dict[str, Any]:
     """Play one game; its row (JSON-ready).
 
     Each bot decides from ``game.view(seat)`` and ``game.legal_actions()`` only, with
-    ``Limits(time=matchup.time_limit)`` and its own generator — except the oracle,
+    ``matchup.limits(level)`` and its own generator — except the oracle,
     which is given ``game.to_json()`` (every card) instead of the view.  Every key but
     ``seconds`` (wall-clock time per move) is a function of ``spec`` alone.
     """
@@ -359,7 +397,7 @@ def play_game(matchup: Matchup, spec: GameSpec) -> dict[str, Any]:
         random.Random(f"trumps-arena/{spec.seed}/{spec.rotation}/{s}")
         for s in range(matchup.players)
     ]
-    limits = Limits(time=matchup.time_limit)
+    limits = [matchup.limits(matchup.level_of(name)) for name in spec.seats]
     moves = dict.fromkeys(matchup.bots, 0)
     total = dict.fromkeys(matchup.bots, 0.0)
     worst = dict.fromkeys(matchup.bots, 0.0)
@@ -371,9 +409,9 @@ def play_game(matchup: Matchup, spec: GameSpec) -> dict[str, Any]:
         legal = game.legal_actions()
         start = time.perf_counter()
         if isinstance(bot, OracleBot):
-            decision = bot.decide_full(game.to_json(), legal, limits, rngs[seat])
+            decision = bot.decide_full(game.to_json(), legal, limits[seat], rngs[seat])
         else:
-            decision = bot.decide(game.view(seat), legal, limits, rngs[seat])
+            decision = bot.decide(game.view(seat), legal, limits[seat], rngs[seat])
         spent = time.perf_counter() - start
         name = spec.seats[seat]
         moves[name] += 1

@@ -33,6 +33,7 @@ from trumps.arena import (
     write_json,
     write_plot,
 )
+from trumps.commands.calibrate import CalibrationSettings, run_calibration
 from trumps.commands.paths import check_writable
 from trumps.games import GAMES
 
@@ -96,6 +97,23 @@ _PATH = click.Path(dir_okay=False, writable=True, path_type=Path)
     help="Each bot's time per move (default: the level's own budget).",
 )
 @click.option(
+    "--budget-scale",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="F",
+    help="Give each searching level F times its own budget per move (0.1: a tenth), "
+    "keeping the ratio of the levels' budgets; not with --time-limit.",
+)
+@click.option(
+    "--calibrate",
+    type=_PATH,
+    metavar="FILE",
+    help=(
+        "Measure the bots' fixed ratings instead: play a round robin of the --bots levels "
+        "(--games N games in each match), fit each level's rating in the game's rating "
+        "family, and write it into FILE (kept: its other families). docs/ratings.md."
+    ),
+)
+@click.option(
     "--executor",
     type=click.Choice(list(EXECUTORS)),
     default="process",
@@ -116,6 +134,8 @@ def arena(
     csv_path: Path | None,
     plot: Path | None,
     time_limit: float | None,
+    budget_scale: float | None,
+    calibrate: Path | None,
     executor: str,
 ) -> None:
     """Play seeded games between bots and report win rates, intervals and ratings.
@@ -131,13 +151,35 @@ def arena(
     turned so that the first bot holds each team's cards once (twice with two teams:
     the teams swapped).  The report gives the share of games the first bot's team won,
     with a 95% interval paired over deals.
+
+    Calibration (--calibrate FILE): --bots are the levels to rate, and every group of
+    them that fits the table plays --games N games (docs/ratings.md); their fitted ratings
+    replace the family's in FILE.
     """
+    if calibrate is not None:
+        given = {"--reference": reference, "--out": out, "--csv": csv_path, "--plot": plot}
+        clash = [option for option, value in given.items() if value is not None]
+        if clash:
+            raise click.UsageError(
+                f"--calibrate writes bots' ratings, not a match's results: drop {clash[0]}"
+            )
+        run_calibration(
+            calibrate,
+            CalibrationSettings(
+                game, bots.split(","), players, rules, n_games, seed, time_limit, budget_scale
+            ),
+            executor,
+            jobs,
+        )
+        return
     if plot is not None:  # before the games, not after: `trumps` names the missing extra
         import matplotlib  # noqa: F401
     for path, option in ((out, "--out"), (csv_path, "--csv"), (plot, "--plot")):
         check_writable(path, option)  # before the games too
     try:
-        matchup = make_matchup(game, bots.split(","), players, rules, time_limit)
+        matchup = make_matchup(
+            game, bots.split(","), players, rules, time_limit, budget_scale=budget_scale
+        )
         plan = plan_games(matchup, n_games, seed)
         ref_plan = None
         if reference is not None:
