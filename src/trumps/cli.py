@@ -296,6 +296,14 @@ cli.add_command(solve)
     "chose (bot-only tables never wait).",
 )
 @click.option(
+    "--bot-ratings",
+    "bot_ratings",
+    metavar="FILE",
+    type=click.Path(path_type=Path),
+    help="The bots' fixed ratings for rated games (a calibration `trumps arena --calibrate` "
+    "writes; default: the one shipped with trumps, docs/ratings.md).",
+)
+@click.option(
     "--seed",
     type=click.IntRange(0),
     default=None,
@@ -449,6 +457,7 @@ def serve(
     secret_file: Path | None,
     bot_time: float | None,
     bot_pace: str,
+    bot_ratings: Path | None,
     seed: int | None,
     bot_workers: int | None,
     rate: int,
@@ -471,6 +480,7 @@ def serve(
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
     with needs_extra("server", "trumps serve"):
+        from trumps.server.app import bot_calibration
         from trumps.server.run import serve as run_server
         from trumps.server.run import service_problem
         from trumps.server.wiretypes import BotPace
@@ -507,6 +517,11 @@ def serve(
     problem = service_problem(workers=workers, db=db, redis_url=redis_url, node_id=node_id)
     if problem is not None:
         raise click.UsageError(problem, ctx)
+    if bot_ratings is not None:
+        try:
+            bot_calibration(str(bot_ratings))
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--bot-ratings'") from None
     if seed is not None:
         click.echo(
             "warning: --seed deals every table from the seed: the deals are predictable and "
@@ -543,6 +558,7 @@ def serve(
                 creations_per_address=creations_per_address,
             ),
             guests_per_address=guests_per_address,
+            bot_ratings=None if bot_ratings is None else str(bot_ratings.resolve()),
         )
     except (OSError, ValueError) as e:
         # Before the server runs: an unreadable or bad secret file, a database directory

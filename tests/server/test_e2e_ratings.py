@@ -58,6 +58,15 @@ def test_a_rated_quick_match_shows_in_history_profiles_and_leaderboard(serve: Se
         assert p["name"] == "Ann" and "login" not in p
         duel = p["ratings"]["kozyri-duel"]
         assert duel["games"] == 1 and duel["provisional"] is True
+        # "You play like …": the bot rated nearest, by the server's (shipped) calibration.
+        bots = {
+            b["level"]: b["rating"]
+            for b in server.get("/api/leaderboard/kozyri-duel").json()["bots"]
+        }
+        assert set(bots) == {"random", "easy", "medium", "hard", "expert"}
+        assert duel["like"] == min(
+            bots, key=lambda level: (abs(bots[level] - duel["rating"]), level)
+        )
         assert duel["rating"] == changes[sa["seat"]]["after"]
         assert [h["game_id"] for h in p["history"]] == [over["record_id"]]
         assert sum(p["results"]["kozyri"].values()) == 1

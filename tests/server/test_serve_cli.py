@@ -23,9 +23,11 @@ from click.testing import CliRunner
 from server.e2e import TIMEOUT, free_port, postgres_database
 from server.redis_env import REDIS_URL, need_redis
 from store.postgres import need_postgres
+from trumps.ai import BOTS
 from trumps.cli import cli
+from trumps.ratings import FAMILIES, Rating, calibration_json
 from trumps.server import run as server_run
-from trumps.server.app import SETTINGS_ENV, app_from_env
+from trumps.server.app import SETTINGS_ENV, app_from_env, bot_calibration
 from trumps.web import STATIC
 from trumps.web.i18n import catalog_json
 
@@ -379,3 +381,31 @@ def test_the_database_file_and_data_folder_are_for_the_owner_only(tmp_path: Path
     for folder in (path.parent, path.parent.parent):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
     assert stat.S_IMODE(tmp_path.stat().st_mode) == before  # a folder it did not make
+
+
+def test_bot_ratings_come_from_the_shipped_calibration_or_a_file(
+    opened: dict[str, Any], tmp_path: Path
+) -> None:
+    """``--bot-ratings FILE``: the bots' fixed ratings of rated games (docs/ratings.md);
+    without it the calibration shipped with trumps; a bad file is one line, nothing starts."""
+    calibration = tmp_path / "bots.json"
+    calibration.write_text(
+        calibration_json({"kozyri-duel": {"medium": Rating(1650.0, 60.0)}}), encoding="utf-8"
+    )
+    args = ["serve", "--workers", "2", "--redis", "redis://127.0.0.1:6379/0", "--db", PG]
+    result = CliRunner().invoke(cli, [*args, "--bot-ratings", str(calibration)])
+    assert result.exit_code == 0, result.output
+    os.environ[SETTINGS_ENV] = opened["env"]
+    hub = app_from_env().state.server.hub
+    assert hub.options.bot_ratings == {"kozyri-duel": {"medium": Rating(1650.0, 60.0)}}
+    shipped = bot_calibration(None)  # what a server without the option rates bots by
+    assert set(shipped) == set(FAMILIES) and all(
+        set(levels) == set(BOTS) for levels in shipped.values()
+    )
+    for bad, words in (("{}", "families"), ("not json", "JSON")):
+        calibration.write_text(bad, encoding="utf-8")
+        refused = CliRunner().invoke(cli, [*args, "--bot-ratings", str(calibration)])
+        assert refused.exit_code == 2 and words in refused.output, refused.output
+        assert "Traceback" not in refused.output
+    missing = CliRunner().invoke(cli, [*args, "--bot-ratings", str(tmp_path / "none.json")])
+    assert missing.exit_code == 2 and "cannot read" in missing.output

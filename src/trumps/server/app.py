@@ -49,6 +49,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from trumps.ai import BOTS
+from trumps.ratings import Rating, load_calibration, shipped_calibration
 from trumps.records import play_recorded, replay
 from trumps.server.accounts import Accounts, LoginLimits, fail
 from trumps.server.assets import Assets
@@ -116,6 +118,8 @@ class ServerSettings:
     hello_timeout: float = 5.0  # seconds a new socket has to say hello
     fair: FairUse = field(default_factory=FairUse)  # hint and table budgets (quota)
     guests_per_address: int = GUESTS_PER_ADDRESS  # new guest identities an address makes a minute
+    # The bots' fixed ratings (docs/ratings.md): a calibration file; None: the shipped one.
+    bot_ratings: str | None = None
 
 
 class _Server:
@@ -142,6 +146,7 @@ class _Server:
                 node_id=settings.node_id,
                 fair=settings.fair,
                 guests_per_address=settings.guests_per_address,
+                bot_ratings=bot_calibration(settings.bot_ratings),
             ),
         )
         self.accounts = Accounts(
@@ -461,10 +466,19 @@ def settings_env(
             "hello_timeout": settings.hello_timeout,
             "fair": dataclasses.asdict(settings.fair),
             "guests_per_address": settings.guests_per_address,
+            "bot_ratings": settings.bot_ratings,
             "catalogs": catalogs,
             "log_level": log_level,
         }
     )
+
+
+def bot_calibration(path: str | None) -> dict[str, dict[str, Rating]]:
+    """The bots' fixed ratings from the calibration file at ``path`` (None: the one shipped
+    with trumps); ``ValueError`` with one line when it cannot be read or is not one."""
+    if path is None:
+        return shipped_calibration(BOTS)
+    return load_calibration(Path(path), BOTS)
 
 
 def _paging(request: Request) -> tuple[int, int] | Response:

@@ -4,8 +4,8 @@
   least ``min_games`` rated games, deviation at most 110, a rated game in the last 30
   days), best first, paged like every
   listing (``limit``, ``offset``), with the bots' fixed ratings of the family beside them.
-- ``GET /api/players/{id}`` an account's profile: its ratings, their history (one point per
-  rated game), its results by game, the people it met most (head-to-head) and its latest
+- ``GET /api/players/{id}`` an account's profile: its ratings (each with ``like``, the bot
+  level rated nearest it), their history (one point per rated game), its results by game, the people it met most (head-to-head) and its latest
   finished games.  Guests have no profile.
 """
 
@@ -129,7 +129,11 @@ class RatingApi:
             {
                 "player_id": player_id,
                 "name": player.name,
-                "ratings": {f: ratings[f].to_json() for f in FAMILIES if f in ratings},
+                "ratings": {
+                    f: ratings[f].to_json() | {"like": self.nearest_bot(f, ratings[f])}
+                    for f in FAMILIES
+                    if f in ratings
+                },
                 "history": [
                     {
                         "game_id": h.game_id,
@@ -154,6 +158,14 @@ class RatingApi:
                 "games": [summary_json(g, player_id) for g in games],
             }
         )
+
+    def nearest_bot(self, family: str, rating: Rating) -> str | None:
+        """The bot level whose fixed rating in ``family`` is nearest ``rating`` ("you play
+        like hard"), or None when no bot is rated there."""
+        bots = self.bots.get(family, {})
+        if not bots:
+            return None
+        return min(bots, key=lambda level: (abs(bots[level].value - rating.value), level))
 
 
 def _by_value(item: tuple[str, Rating]) -> float:

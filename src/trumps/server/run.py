@@ -308,6 +308,7 @@ def serve(
     login_limits: tuple[int, int] = (10, 5),
     forwarded_allow_ips: tuple[str, ...] = (),
     guests_per_address: int = GUESTS_PER_ADDRESS,
+    bot_ratings: str | None = None,
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -349,6 +350,7 @@ def serve(
         guests_per_address=guests_per_address,
         login_per_minute=login_limits[0],
         login_per_account=login_limits[1],
+        bot_ratings=bot_ratings,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     log_no_frames()  # resume tokens travel in frames
