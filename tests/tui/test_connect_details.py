@@ -78,7 +78,10 @@ def test_three_bots_have_distinct_names(server: ServerProc, tmp_path: Path) -> N
             t = screen.model
             names = [t.name_of(s) for s in range(t.players)]
             assert names == ["Olena", "medium bot 1", "medium bot 2", "medium bot 3"]
-            seats = str(screen.query_one("#seats", Static).content)
+            # The model hears the deal first; the screen draws it when its update arrives.
+            drawn = screen.query_one("#seats", Static)
+            await until(pilot, lambda: all(n in str(drawn.content) for n in names), "the seats")
+            seats = str(drawn.content)
             for name in names[1:]:
                 assert seats.count(name) == 1, seats
             assert "(medium bot" not in seats  # the name says it: no second tag
@@ -94,7 +97,8 @@ def test_rule_options_typed_in_the_form_reach_the_table(server: ServerProc, tmp_
             screen = await start(pilot, app, "target=40, rob=off")
             t = screen.model
             assert (t.rules["target"], t.rules["rob"]) == (40, "off")
-            assert "first to 40" in str(screen.query_one("#board", Static).content)
+            board = screen.query_one("#board", Static)
+            await until(pilot, lambda: "first to 40" in str(board.content), "the target shown")
 
     asyncio.run(body())
 

@@ -29,6 +29,7 @@ from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
 from server.e2e import ServerProc, connected
 from trumps.tui.connect import ConnectApp
+from trumps.tui.connect.dialogs import SignIn
 from trumps.tui.connect.form import GUEST_CASUAL, RATED_CLOCK_NOTE, GameForm
 from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import TableModel
@@ -295,6 +296,7 @@ def test_a_guest_signs_in_and_may_then_play_rated(server: ServerProc, tmp_path: 
             guest_id = state.player_id
             assert not state.signed_in
             await pilot.press("s")
+            await until(pilot, lambda: isinstance(app.screen, SignIn), "the sign-in dialog")
             await pilot.press(*"vera", "enter", *"wrong password", "enter")
             problem = app.screen.query_one("#problem", Label)
             await until(pilot, lambda: "401" in str(problem.content), "the refusal")
@@ -331,6 +333,9 @@ def test_a_guest_makes_itself_an_account_keeping_its_player(
             await until(pilot, lambda: on_table(app) is not None, "the table")
             guest_id = state.player_id
             await pilot.press("b", "s")
+            await until(pilot, lambda: isinstance(app.screen, SignIn), "the sign-in dialog")
+            leaving = app.screen.query_one("#leaving", Static)
+            assert "creating an account keeps them" in str(leaving.content)
             await pilot.press(*"jin", "enter", *PASSWORD)
             await pilot.click("#create")
             await until(pilot, lambda: state.signed_in and state.welcomed, "the account")

@@ -112,6 +112,20 @@ class SignIn(ModalScreen["str | None"]):
                 f"New here? Create account makes this guest ({self.client.name}) an account.",
                 markup=False,
             )
+            playing = [
+                t
+                for t in self.client.state.tables.values()
+                if t.seat is not None and t.outcome is None and not t.left
+            ]
+            if playing and not self.client.state.signed_in:
+                yield Static(
+                    f"Signing in to another account leaves your {len(playing)} unfinished "
+                    f"game{'s' if len(playing) != 1 else ''} here to the bots; creating an "
+                    "account keeps them.",
+                    classes="problem",
+                    markup=False,
+                    id="leaving",
+                )
             yield Label("", id="problem", classes="problem", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Sign in", id="signin", variant="primary")
