@@ -41,9 +41,25 @@ def database(work: Path) -> str:
     return f"sqlite+aiosqlite:///{work / 'trumps.db'}"
 
 
-def start_server(work: Path) -> ServerProc:
-    """A server on ``work``'s database (filled beforehand or not)."""
-    return ServerProc(database(work), work, extra=LOGINS).start()
+def start_server(work: Path, bot_ratings: dict[str, dict[str, float]] | None = None) -> ServerProc:
+    """A server on ``work``'s database (filled beforehand or not); ``bot_ratings`` (by
+    family, level: rating) replaces the shipped calibration of the bots."""
+    extra: tuple[str, ...] = LOGINS
+    if bot_ratings is not None:
+        levels = {
+            family: {
+                "measured": "a test's own",
+                "levels": {
+                    level: {"rating": r, "deviation": 70.0, "games": 100}
+                    for level, r in found.items()
+                },
+            }
+            for family, found in bot_ratings.items()
+        }
+        path = work / "bot_ratings.json"
+        path.write_text(json.dumps({"version": 1, "families": levels}))
+        extra += ("--bot-ratings", str(path))
+    return ServerProc(database(work), work, extra=extra).start()
 
 
 def account(server: ServerProc, login: str, name: str | None = None) -> tuple[int, str]:

@@ -111,6 +111,7 @@ def test_the_leaderboard_and_profiles_show_the_apis_data(
                 f"  1500 → {duel['rating']}"
             ) in ratings
             assert "?" not in ratings
+            assert duel["like"] and ratings.endswith(f"  plays like {duel['like']}")
             k = ann["results"]["kozyri"]
             assert text(app, "#profile-results") == (
                 f"Results: Svoi Kozyri: {k['won']} won, {k['drawn']} drawn, {k['lost']} lost"

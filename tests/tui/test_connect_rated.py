@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,10 +35,13 @@ from trumps.tui.connect.form import GUEST_CASUAL, RATED_CLOCK_NOTE, GameForm
 from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import TableModel
 
+# The bots' fixed ratings on this server: in the duel, hard and expert only.
+BOT_RATINGS = {"kozyri-duel": {"hard": 1700.0, "expert": 1800.0}}
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    proc = start_server(tmp_path_factory.mktemp("connect-rated"))
+    proc = start_server(tmp_path_factory.mktemp("connect-rated"), BOT_RATINGS)
     try:
         yield proc
     finally:
@@ -147,44 +151,49 @@ def test_playing_the_computer_rated_needs_a_bot_with_a_rating(
     server: ServerProc, tmp_path: Path
 ) -> None:
     """The form asks the server which bots have a fixed rating in the game's family (the
-    leaderboard's ``bots``): against one without, Rated is off and says why."""
-    board = server.get("/api/leaderboard/kozyri-duel").json()
-    rated_bots = {b["level"]: b["rating"] for b in board["bots"]}
+    leaderboard's ``bots``): against one without, Rated is off and says why; against one
+    with, the game is rated and its end shows the change."""
 
     async def body() -> None:
         app, _ = signed_in_app(server, tmp_path, "ines")
         async with app.run_test(size=SIZE) as pilot:
             form = await open_form(pilot, app, "p")
             box, why = form.query_one("#rated", Checkbox), form.query_one("#rated-why", Label)
-
-            async def check(level: str) -> None:
-                await pilot.click("#level")
-                await pilot.press(*level, "enter")
-                if level in rated_bots:
-                    await until(pilot, lambda: not box.disabled, "the box on")
-                    await pilot.click("#rated")
-                    shown = f"The {level} bot's rating here: {rated_bots[level]}."
-                    await until(pilot, lambda: str(why.content).startswith(shown), "its rating")
-                    await pilot.click("#rated")
-                else:
-                    reason = (
-                        f"The {level} bot has no rating for Svoi Kozyri, two players on this "
-                        "server: games against it are casual."
-                    )
-                    await until(pilot, lambda: str(why.content) == reason, "why it is off")
-                    assert box.disabled and not box.value
-
-            await check("random")
-            await check("hard")
+            await pilot.click("#level")
+            await pilot.press(*"random", "enter")
+            reason = (
+                "The random bot has no rating for Svoi Kozyri, two players on this server: "
+                "games against it are casual."
+            )
+            await until(pilot, lambda: str(why.content) == reason, "why it is off")
+            assert box.disabled and not box.value
+            await pilot.click("#level")
+            await pilot.press(*"hard", "enter")
+            await until(pilot, lambda: not box.disabled, "the box on for hard")
+            await pilot.click("#rated")
+            shown = f"The hard bot's rating here: 1700. {RATED_CLOCK_NOTE}"
+            await until(pilot, lambda: str(why.content) == shown, "its rating")
             sent = recording(app)
             await pilot.click("#ok")
-            await until(pilot, lambda: on_table(app) is not None, "the casual table")
+            await until(pilot, lambda: on_table(app) is not None, "the table")
             [request] = [m for m in sent if m["type"] == "play_computer"]
-            assert request["rated"] is False and request["level"] == "hard"
+            assert request["rated"] is True and request["level"] == "hard"
             t = app.client.state.tables[str(on_table(app))]
-            assert not t.rated
+            assert t.rated and t.time_control  # the server's clock for rated games
             head = app.screen.query_one("#head", Static)
-            await until(pilot, lambda: " · casual" in str(head.content), "casual in the header")
+            await until(pilot, lambda: " · rated" in str(head.content), "rated in the header")
+            await until(pilot, lambda: t.can_act, "my first turn")
+            before = t.event
+            await pilot.press("1", "enter")
+            await until(pilot, lambda: t.event > before and not t.sent, "my move to land")
+            await pilot.press("r", "y")
+            await until(pilot, lambda: bool(t.rating_note), "the rating change")
+            found = re.fullmatch(
+                r"Your rating \(Svoi Kozyri, two players\): 1500 → (\d+) \((-\d+)\)\.",
+                t.rating_note,
+            )
+            assert found, t.rating_note
+            assert int(found[1]) - 1500 == int(found[2]) < 0  # resigned: a loss
 
     asyncio.run(body())
 

@@ -116,6 +116,8 @@ def profile_ratings(profile: Mapping[str, Any]) -> Text:
         if len(points) > 1:
             line.append(f"  {sparkline(points)}", style="cyan")
             line.append(f"  {points[0]} → {points[-1]}", style="dim")
+        if r.get("like"):  # the bot level rated nearest (docs/ratings.md)
+            line.append(f"  plays like {r['like']}", style="italic")
         lines.append(line)
     if any(r.get("provisional") for r in ratings.values()):
         lines.append(Text("? provisional: too few games yet to be sure", style="dim"))
