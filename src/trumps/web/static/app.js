@@ -5,7 +5,9 @@
 // (drawing a position), table.js (the live table), lobby.js, history.js (games, replay),
 // notify.js (turn alerts in a background tab), a11y.js with announce.js and keyhelp.js (the
 // table's headings, announcements, focus, key help, the contrast theme; docs/accessibility.md),
-// textmode.js with textcmd.js (the table as facts and typed commands, a setting).
+// textmode.js with textcmd.js (the table as facts and typed commands, a setting), ratings.js
+// with leaderboard.js, profile.js and ratingplot.js (the leaderboards and profiles: sections
+// reached by the URL's hash, #leaderboard/<family> and #player/<id>; routes.js).
 
 import { $, el, load, put, save, select } from "./dom.js";
 import { LANGS, errorText, gameName, lang, pickLang, setLang, t } from "./i18n.js";
@@ -20,6 +22,9 @@ import { a11ySettings } from "./a11y.js";
 import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 import { contributionFor, rememberGame } from "./fairdeal.js";
+import { boardFamily, loadLeaderboard, mountLeaderboard } from "./leaderboard.js";
+import { loadProfile, mountProfile } from "./profile.js";
+import { ROUTED, hashOf, routeOf } from "./routes.js";
 
 const S = {
   // No name yet: the hello says "Guest" in the page's language.
@@ -27,6 +32,7 @@ const S = {
   tables: new Map(), // table id → table (net.js newTable)
   current: null, // the table shown
   section: "lobby",
+  route: routeOf(location.hash), // {section, arg} of #leaderboard/<family> or #player/<id>
   lobby: [], // the last table_list's rows …
   lobbyPage: { offset: 0, total: 0 }, // … and where they are in the whole list
   waiting: null, // {game, rules} while a quick match waits
@@ -94,7 +100,7 @@ const handlers = {
         send({ type: "join_table", table_id: id });
       }
     }
-    if (S.waiting) send({ type: "quick_match", game: S.waiting.game, rules: S.waiting.rules ?? null });
+    if (S.waiting) send({ type: "quick_match", game: S.waiting.game, rules: S.waiting.rules ?? null, rated: S.waiting.rated });
     // Rebuild the views when who I am changed (the name and account show in the lobby).
     const who = `${S.name}\n${S.account}`;
     if (who !== S.who) {
@@ -216,7 +222,7 @@ const handlers = {
   },
 
   waiting(m) {
-    S.waiting = { game: m.game, rules: m.rules ?? null };
+    S.waiting = { game: m.game, rules: m.rules ?? null, rated: !!m.rated };
     renderQuick();
   },
 
@@ -470,7 +476,9 @@ function mountHeader() {
     onchange: (e) => setAlerts(e.target.checked) });
   $("top").replaceChildren(
     el("h1", {}, el("span", { class: "logo", "aria-hidden": "true" }, "♠♥♦♣"), " trumps"),
-    el("nav", { "aria-label": t("Sections") }, nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History"))),
+    el("nav", { "aria-label": t("Sections") }, nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History")),
+      el("button", { type: "button", "data-show": "leaderboard", testid: "nav-ratings",
+        onclick: () => { location.hash = hashOf("leaderboard", boardFamily()); } }, t("Ratings"))),
     el("div", { class: "settings" },
       helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
       langs,
@@ -499,14 +507,29 @@ function mountAll() {
   renderOverlay();
   resetLists();
   mountHistory($("history"), context);
+  mountLeaderboard($("leaderboard"), context);
+  mountProfile($("profile"), context);
   show(S.section);
+}
+
+/** The hash changed (a link, Back or Forward): show its section, or leave a routed one. */
+function routeChanged() {
+  const route = routeOf(location.hash);
+  if (route) {
+    S.route = route;
+    show(route.section);
+  } else if (ROUTED.includes(S.section)) {
+    show("lobby");
+  }
 }
 
 function show(name) {
   if (name === "table" && !currentTable()) name = "lobby";
   const entering = name === "table" && (S.section !== "table" || $("table").hidden || S.shownTable !== S.current);
   S.section = name;
-  for (const id of ["lobby", "table", "history"]) $(id).hidden = id !== name;
+  // A section without a route of its own leaves the hash (Back returns to the route).
+  if (!ROUTED.includes(name) && location.hash) history.pushState(null, "", location.pathname + location.search);
+  for (const id of ["lobby", "table", "history", ...ROUTED]) $(id).hidden = id !== name;
   for (const b of document.querySelectorAll("nav button")) {
     if (b.dataset.show === name) b.setAttribute("aria-current", "page");
     else b.removeAttribute("aria-current");
@@ -526,6 +549,10 @@ function show(name) {
     }
   } else if (name === "history") {
     loadHistory();
+  } else if (name === "leaderboard") {
+    loadLeaderboard(S.route?.arg);
+  } else if (name === "profile") {
+    loadProfile(S.route?.arg);
   }
   renderTitle();
 }
@@ -545,6 +572,8 @@ async function init() {
   await loadCatalog();
   document.addEventListener("keydown", onKey);
   watchNetwork();
+  window.addEventListener("hashchange", routeChanged);
+  if (S.route) S.section = S.route.section;
   mountAll();
   net.connect();
 }

@@ -1,4 +1,5 @@
-// Your finished games (GET /api/games?mine=1) and a replay stepping through every position
+// Your finished games (GET /api/games?mine=1), each rated one with what it did to your
+// rating, a link to your profile (an account's), and a replay stepping through every position
 // (GET /api/games/{id}/replay), drawn like the live table with every hand face up. Played
 // (the Play button), it moves at the server's bot pace (GET /api/catalog `paces`,
 // docs/protocol.md#pacing): a hold after each finished trick or hand, as the live table.
@@ -8,6 +9,7 @@ import { bdi, el, put } from "./dom.js";
 import { gameName, listed, t } from "./i18n.js";
 import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./board.js";
 import { animSpeed } from "./trickview.js";
+import { changeNodes, myChange, ratedBadge } from "./ratings.js";
 
 const PAGE = 20;
 let ctx = null; // {api, status}
@@ -23,7 +25,10 @@ export function mountHistory(root, context) {
     newer: el("button", { type: "button", onclick: () => page(-PAGE) }, t("Newer")),
     older: el("button", { type: "button", onclick: () => page(PAGE) }, t("Older")),
   };
-  put(root, el("section", { class: "box" }, el("h2", {}, t("Your games")), parts.list,
+  const profile = ctx.state.account && ctx.state.playerId !== null
+    ? el("p", {}, el("a", { href: `#player/${ctx.state.playerId}`, testid: "history-profile" }, t("Your profile and ratings")))
+    : null;
+  put(root, el("section", { class: "box" }, el("h2", {}, t("Your games")), profile, parts.list,
     el("p", { class: "inline" }, parts.newer, parts.older)), parts.replay);
   if (replay) renderReplay();
 }
@@ -64,7 +69,9 @@ export async function loadHistory() {
       el("div", {},
         el("strong", {}, gameName(g.game)), " · ", listed(g.players.map((p) => bdi(p))),
         el("div", { class: "note" }, ...result,
-          when ? ` · ${formatDate(when)}` : "")),
+          when ? ` · ${formatDate(when)}` : ""),
+        g.rated ? el("div", { class: "note", testid: "history-change" }, ratedBadge(), " ",
+          myChange(g) ? changeNodes(myChange(g)) : null) : null),
       el("div", { class: "inline" },
         el("button", { type: "button", class: "primary", onclick: () => openReplay(g.id) }, t("Replay")),
         el("a", { href: `/api/games/${encodeURIComponent(g.id)}?download=1`, download: `trumps-game-${g.id}.json` }, t("Download"))));

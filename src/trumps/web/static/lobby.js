@@ -1,11 +1,13 @@
 // The lobby: your name and account, one-click play against the computer, the public tables
-// (join, watch, quick match), your open tables and the form to create a table.
+// (join, watch, quick match), your open tables and the form to create a table. Rated games
+// (docs/ratings.md) are for accounts: a guest sees the Rated choices off, with the reason.
 
 import { bdi, el, fill, load, put, save, select } from "./dom.js";
 import { botName, errorText, gameName, lang, listed, levelName, num, plural, presetName, t } from "./i18n.js";
 import { botPace } from "./trickview.js";
 import { changesFrom, optionLabel, presetOf, resolve, rulesLine, valueLabel } from "./rulesview.js";
 import { sessionsBox } from "./sessions.js";
+import { ratedBadge, ratedChoice } from "./ratings.js";
 
 // The games, their player counts and presets, and the bot levels come from the server
 // (GET /api/catalog, loaded by app.js): the page keeps no copy of them.
@@ -33,6 +35,8 @@ function loadPrefs() {
 }
 const prefs = loadPrefs();
 const keepPrefs = () => save("prefs", JSON.stringify(prefs));
+/** Signed in to an account (rated games are for accounts). */
+const signedIn = () => !!ctx.state.account;
 
 const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 const clockLabel = (c) => (c === "none" ? t("no clock") : t("{m} min + {s} s per move", { m: Number(c.split("+")[0]), s: Number(c.split("+")[1]) }));
@@ -78,16 +82,21 @@ function computerBox() {
   };
   fillPlayers(prefs.players);
   game.addEventListener("change", () => fillPlayers(gameInfo(game.value).default_players));
+  const rated = ratedChoice("pc-rated", { account: signedIn(), checked: prefs.rated,
+    note: t("Rated against the bots' fixed ratings, with a clock: running out of time loses.") });
   return el("section", { class: "box hero" },
     el("h2", {}, t("Play the computer")),
     el("div", { class: "fields" },
       el("label", { for: "pc-game" }, t("Game")), game,
       el("label", { for: "pc-players" }, t("Players")), players,
       el("label", { for: "pc-level" }, t("Level")), level),
+    rated.node,
     el("button", { type: "button", class: "primary big", testid: "play-computer", onclick: () => {
       Object.assign(prefs, { game: game.value, players: Number(players.value), level: level.value });
+      if (signedIn()) prefs.rated = rated.rated();
       keepPrefs();
-      ctx.send({ type: "play_computer", game: game.value, players: Number(players.value), level: level.value, bot_pace: botPace() });
+      ctx.send({ type: "play_computer", game: game.value, players: Number(players.value), level: level.value,
+        bot_pace: botPace(), rated: rated.rated() });
     } }, t("Play")));
 }
 
@@ -129,12 +138,13 @@ export function renderTables() {
       : t("no clock");
     return el("li", { class: "row" },
       el("div", {},
-        el("strong", {}, gameName(ts.game)), " · ", rules, " · ", clock,
+        el("strong", {}, gameName(ts.game)), " · ", ts.rated ? [ratedBadge(), " · "] : null, rules, " · ", clock,
         el("div", { class: "note" }, listed(seatsText(ts.seats).map((x) => bdi(x))),
           " — ", ts.started ? t("playing") : plural(ts.open_seats, t("{n} open seat"), t("{n} open seats")))),
       // Join only where a seat is free for you; every listed table can be watched.
       el("div", { class: "inline" },
-        ts.open_seats > 0 && !(mine && mine.seat !== null)
+        // (a rated table seats accounts only)
+        ts.open_seats > 0 && !(mine && mine.seat !== null) && (signedIn() || !ts.rated)
           ? el("button", { type: "button", class: "primary", onclick: () => ctx.send({ type: "join_table", table_id: ts.table_id }) }, t("Join"))
           : null,
         el("button", { type: "button", onclick: () => ctx.send({ type: "spectate", table_id: ts.table_id }) }, t("Watch"))));
@@ -145,25 +155,31 @@ function quickMatch() {
   const game = select({ id: "qm-game" }, gameOptions(), oneOf(gameOptions(), prefs.game));
   parts.quick = el("div", { class: "inline quick" });
   parts.quickGame = game;
+  // Rated for an account unless it asks for a casual game; casual for a guest.
+  parts.quickRated = ratedChoice("qm-rated", { account: signedIn(), checked: true,
+    note: t("Quick match is rated, with a clock: untick Rated for a casual game.") });
   renderQuick();
-  return parts.quick;
+  return el("div", {}, parts.quick, parts.quickRated.note);
 }
 
 /** The quick-match line: a game and "Find an opponent", or "Waiting…" with Cancel. */
 export function renderQuick() {
   if (!parts?.quick) return;
   const waiting = ctx.state.waiting;
+  parts.quickRated.input.disabled = !signedIn() || !!waiting;
   put(parts.quick,
-    el("label", { for: "qm-game" }, t("Quick match")), parts.quickGame,
+    el("label", { for: "qm-game" }, t("Quick match")), parts.quickGame, parts.quickRated.check,
     waiting
-      ? [el("span", { class: "note", role: "status" }, t("Waiting for an opponent…")),
+      ? [el("span", { class: "note", role: "status", testid: "qm-waiting" },
+        waiting.rated ? t("Waiting for an opponent for a rated game…") : t("Waiting for an opponent for a casual game…")),
         el("button", { type: "button", onclick: () => {
           ctx.send({ type: "cancel_quick_match" });
           ctx.state.waiting = null;
           renderQuick();
         } }, t("Cancel"))]
-      : el("button", { type: "button", onclick: () => ctx.send({ type: "quick_match", game: parts.quickGame.value }) },
-        t("Find an opponent")));
+      : el("button", { type: "button", testid: "quick-match", onclick: () => ctx.send({ type: "quick_match",
+        game: parts.quickGame.value, rated: signedIn() ? parts.quickRated.rated() : null }) },
+      t("Find an opponent")));
 }
 
 /** The tables where I sit or watch, with a button to open each. */
@@ -251,6 +267,16 @@ function createBox() {
   f.pace = select({ id: "create-pace", testid: "create-pace" },
     Object.keys(ctx.catalog?.paces ?? { normal: 0 }).map((p) => [p, paceName(p)]), botPace());
   f.private = el("input", { id: "create-private", testid: "create-private", type: "checkbox" });
+  f.rated = ratedChoice("create-rated", { account: signedIn(), checked: prefs.createRated,
+    note: t("A rated table always has a clock (the server's own if you choose none), and running out of time loses the game.") });
+  // The server forfeits a rated game whose clock runs out: the form says so in its choice.
+  const ratedRules = () => {
+    const on = f.rated.rated();
+    if (on) f.timeout.value = "forfeit";
+    f.timeout.disabled = on;
+  };
+  f.rated.input.addEventListener("change", ratedRules);
+  ratedRules();
   f.rules = el("div", { class: "rule-list", testid: "rules-editor" });
   f.error = el("p", { class: "form-error", testid: "create-error", role: "alert", hidden: true });
   let fields = [];
@@ -355,8 +381,12 @@ function createBox() {
       type: "create_table", game: f.game.value, rules,
       seats: [...f.seats.querySelectorAll("select")].map((s) => s.value),
       private: f.private.checked, grace: Math.max(0, Number(f.grace.value) || 0), takeover: f.takeover.value,
-      bot_pace: f.pace.value,
+      bot_pace: f.pace.value, rated: f.rated.rated(),
     };
+    if (signedIn()) {
+      prefs.createRated = f.rated.rated();
+      keepPrefs();
+    }
     if (f.clock.value !== "none") {
       const [m, s] = f.clock.value.split("+").map(Number);
       msg.time_control = { base: m * 60, increment: s };
@@ -380,6 +410,7 @@ function createBox() {
     el("fieldset", {}, el("legend", {}, t("Who sits where")), f.seats),
     el("div", { class: "fields" }, row("create-clock", t("Clock"), f.clock)),
     el("p", { class: "check" }, f.private, " ", el("label", { for: "create-private" }, t("Private: only people with the invite link can join"))),
+    f.rated.node,
     f.more, f.error,
     el("button", { type: "submit", class: "primary", testid: "create-submit" }, t("Create the table")));
 }
@@ -423,6 +454,7 @@ function profileBox() {
     el("button", { type: "submit", testid: "name-save" }, t("Save")));
   const account = S.account
     ? el("div", {}, el("p", { class: "inline" }, fill(t("Logged in as {login}."), { login: bdi(S.account) }),
+      el("a", { href: `#player/${S.playerId}`, testid: "my-profile" }, t("Your profile and ratings")),
       el("button", { type: "button", testid: "logout", onclick: () => ctx.logout() }, t("Log out"))),
     sessionsBox(ctx))
     : el("details", {}, el("summary", {}, t("Register or log in to keep your games on every device")),

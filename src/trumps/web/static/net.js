@@ -129,7 +129,7 @@ export function applySnapshot(tb, m) {
   Object.assign(tb, {
     game: m.game, rules: m.rules ?? {}, seats: m.seats ?? [], seat: m.seat ?? null, event: m.event,
     view: m.view ?? {}, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, private: !!m.private,
-    time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null,
+    time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null, rated: !!m.rated,
     bot_pace: m.bot_pace ?? "normal", spectators: m.spectators ?? { count: 0, names: [] }, sent: false, resyncing: false, replaced: false, closed: null,
   });
   setClocks(tb, m.clocks);

@@ -1,6 +1,6 @@
 // The live table: opponents around, the centre, your hand at the bottom with the legal
 // cards raised, prompts (beat or take, rob, the joker's discard, choose trumps), the turn and clocks, hints, the
-// game log, chat and the result with a rematch.
+// game log, chat and the result with a rematch (resultview.js).
 //
 // The section is built once (so that the aria-live log and chat only announce new lines)
 // and its parts are refreshed on every change of the table.
@@ -9,7 +9,7 @@ import { bdi, el, fill, put, reducedMotion } from "./dom.js";
 import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
 import { rulesLine } from "./rulesview.js";
 import { botName, cardName, gameName, levelName, listed, num, plural, suitName, t } from "./i18n.js";
-import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, outcomeNodes, seatBox } from "./board.js";
+import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, seatBox } from "./board.js";
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
@@ -17,7 +17,8 @@ import { cardSizeControl, layoutHand } from "./handview.js";
 import { animControl, handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
 import { afterRender, enterTable, mountA11y } from "./a11y.js";
 import { onHelpKey } from "./keyhelp.js";
-import { checkRecord, fairText } from "./fairdeal.js";
+import { renderResult } from "./resultview.js";
+import { ratedBadge } from "./ratings.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -108,7 +109,7 @@ export function renderTable(tb) {
   if (!parts || !tb) return;
   const focused = document.activeElement?.closest?.("[data-focus-key]")?.dataset.focusKey ?? null;
   const role = tb.seat === null ? t("watching") : t("you are {name}", { name: seatLabel(tb, tb.seat) });
-  put(parts.title, el("span", {}, gameName(tb.game)), " ", el("small", {}, bdi(role)),
+  put(parts.title, el("span", {}, gameName(tb.game)), " ", tb.rated ? [ratedBadge(), " "] : null, el("small", {}, bdi(role)),
     el("small", { class: "t-rules", testid: "table-rules" },
       rulesLine(ctx.catalog?.games?.find((g) => g.id === tb.game), tb.rules)));
   put(parts.turn, ...turnNodes(tb));
@@ -142,7 +143,7 @@ export function renderTable(tb) {
   parts.me.hidden = tb.seat === null;
   if (tb.seat !== null) renderMe(tb, model);
   renderHint(tb);
-  renderResult(tb);
+  renderResult(tb, parts.result, ctx, (s) => seatLabel(tb, s));
   parts.resign.hidden = tb.seat === null || !!tb.outcome || tb.to_move === null;
   parts.leave.textContent = tb.seat === null ? t("Stop watching") : tb.outcome ? t("Back to the lobby") : t("Leave the table");
   renderLog(tb);
@@ -418,52 +419,6 @@ function actionLabel(tb, action) {
   if (action.startsWith("rob ")) return fill(t("Rob, discarding {card}"), { card: cardText(action.slice(4)) });
   if (action.startsWith("discard ")) return fill(t("Discard {card} face down"), { card: cardText(action.slice(8)) });
   return el("span", {}, wordLabel(tb, action));
-}
-
-function renderResult(tb) {
-  parts.result.hidden = !tb.outcome;
-  if (!tb.outcome) return;
-  const children = [el("p", { class: "outcome" }, outcomeNodes(tb.outcome, (s) => seatLabel(tb, s), tb.seat))];
-  if (tb.rematch?.by) {
-    children.push(el("p", {}, fill(t("{name} asks for a rematch."), { name: bdi(tb.rematch.by) })));
-  }
-  const buttons = el("div", { class: "inline" });
-  if (tb.seat !== null) {
-    buttons.append(el("button", { type: "button", class: "primary", testid: "rematch", onclick: () => ctx.rematch(tb) }, tb.rematch?.by ? t("Accept the rematch") : t("Rematch")));
-  }
-  if (tb.record_id !== null) {
-    buttons.append(el("a", { href: `/api/games/${encodeURIComponent(tb.record_id)}?download=1`,
-      download: `trumps-game-${tb.record_id}.json` }, t("Download the game record")));
-  }
-  children.push(buttons);
-  const fair = fairLine(tb);
-  if (fair) children.push(fair);
-  put(parts.result, ...children);
-}
-
-/** The finished game's fair-deal check (fairdeal.js), fetched and run once per game. */
-function fairLine(tb) {
-  if (tb.record_id === null) return null;
-  if (tb.fair?.record_id !== tb.record_id) {
-    const id = tb.record_id;
-    tb.fair = { record_id: id, state: "checking" };
-    ctx.api(`/api/games/${encodeURIComponent(id)}`)
-      .then((record) => checkRecord(record, id))
-      .catch(() => ({ state: "unavailable" }))
-      .then((result) => {
-        if (tb.fair?.record_id !== id) return;
-        tb.fair = { record_id: id, ...result };
-        // Only the line changes: the result's buttons (and the focus on one) stay.
-        const line = parts.result.querySelector("[data-testid='fair-deal']");
-        if (ctx.current() === tb && line) line.replaceWith(fairNode(tb.fair) ?? "");
-      });
-  }
-  return fairNode(tb.fair);
-}
-
-function fairNode(fair) {
-  const text = fairText(fair);
-  return text && el("p", { class: `fair ${fair.state}`, testid: "fair-deal" }, text);
 }
 
 function logLine(tb, e) {
