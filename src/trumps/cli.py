@@ -34,6 +34,7 @@ import click
 
 from trumps import __version__
 from trumps.ai import BOTS
+from trumps.commands.analyze import analyze
 from trumps.commands.arena import arena
 from trumps.commands.paths import check_writable
 from trumps.commands.record import record
@@ -257,6 +258,7 @@ def rules(game: str | None) -> None:
 cli.add_command(arena)
 cli.add_command(record)
 cli.add_command(solve)
+cli.add_command(analyze)
 
 
 # ---------------------------------------------------------------------------------------
