@@ -1,7 +1,8 @@
 """Accessibility checks shared by the browser tests and ``tests/tools/axe_counts.py``: axe-core
 (shipped inside ``axe-playwright-python``; no Node at run time) over a page, and the
 journeys that bring a page to each screen a player meets — the lobby, the create form, a
-table of each game at the player's turn, the end of a game, the history and a replay."""
+table of each game at the player's turn, the end of a game, the history, a replay and a
+leaderboard."""
 
 from __future__ import annotations
 
@@ -124,6 +125,12 @@ async def replay(page: Page) -> None:
     await expect(page.get_by_test_id("replay-move")).to_have_attribute("data-move", "0")
 
 
+async def leaderboard(page: Page) -> None:
+    await set_name(page, "Olena")
+    await page.get_by_test_id("nav-ratings").click()
+    await expect(page.get_by_test_id("board-empty")).to_be_visible()  # nobody rated yet
+
+
 SCREENS: dict[str, Callable[[Page], Awaitable[None]]] = {
     "lobby": lobby,
     "create form": create_form,
@@ -132,4 +139,5 @@ SCREENS: dict[str, Callable[[Page], Awaitable[None]]] = {
     "end of a game": game_over,
     "history": history,
     "replay": replay,
+    "leaderboard": leaderboard,
 }
