@@ -4,30 +4,19 @@ people's ratings in the transaction that stores it finished, on SQLite and Postg
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 import trumps
+from store.ratedgames import resigned_duel
 from store.test_store import Db
 from trumps.ratings import NEW, Rating, glicko2
 from trumps.records import record_of
 from trumps.store import Fenced, RatingPlan, SqlStore, TableWrite
 
 DUEL = [[0], [1]]
-
-
-def _duel(seed: int, winner: int) -> trumps.Game:
-    """A finished 2-player Svoi Kozyri game that ``winner`` won (by the other's resigning
-    after a few random moves)."""
-    game = trumps.new_game("kozyri", players=2, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(4):
-        game.play(rng.choice(game.legal_actions()))
-    game.resign(1 - winner)
-    return game
 
 
 def _write(
@@ -41,7 +30,7 @@ def test_a_rated_duel_moves_both_ratings_once_and_says_so_in_the_history(db: Db)
         alice = await store.add_player("alice")
         bob = await store.add_player("bob")
         plan = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL)
-        write = _write("t1", _duel(1, winner=0), plan, [alice, bob])
+        write = _write("t1", resigned_duel(1, winner=0), plan, [alice, bob])
         [game_id] = await store.commit_tables([write])
         assert isinstance(game_id, int)
         # Glicko-2 from two new players: the winner's rating is what glicko2 says.
@@ -71,12 +60,12 @@ def test_ratings_survive_a_restart_and_the_next_game_starts_from_them(db: Db) ->
         alice = await store.add_player("alice")
         bob = await store.add_player("bob")
         plan = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL)
-        await store.commit_tables([_write("t1", _duel(1, 0), plan, [alice, bob])])
+        await store.commit_tables([_write("t1", resigned_duel(1, 0), plan, [alice, bob])])
         first = (await store.player_ratings(alice))["kozyri-duel"]
         await store.close()
         restarted = await db.opened()
         assert (await restarted.player_ratings(alice))["kozyri-duel"] == first
-        await restarted.commit_tables([_write("t2", _duel(2, 0), plan, [alice, bob])])
+        await restarted.commit_tables([_write("t2", resigned_duel(2, 0), plan, [alice, bob])])
         second = (await restarted.player_ratings(alice))["kozyri-duel"]
         bob_now = (await restarted.player_ratings(bob))["kozyri-duel"]
         assert second.games == 2 and second.value > first.value
@@ -91,14 +80,14 @@ def test_a_casual_game_and_a_bot_move_no_stored_rating_but_the_persons(db: Db) -
     async def body(store: SqlStore) -> None:
         alice = await store.add_player("alice")
         bob = await store.add_player("bob")
-        await store.commit_tables([_write("casual", _duel(3, 0), None, [alice, bob])])
+        await store.commit_tables([_write("casual", resigned_duel(3, 0), None, [alice, bob])])
         assert await store.player_ratings(alice) == {}
         [casual] = await store.finished_games(player=alice)
         assert not casual.rated and casual.rating_changes == []
         # Against a bot of fixed rating 1800: the person's rating moves by that rating.
         bot = Rating(1800.0, 50.0)
         plan = RatingPlan("kozyri-duel", {0: alice}, DUEL, fixed={1: bot})
-        await store.commit_tables([_write("bot", _duel(4, 0), plan, [alice, None])])
+        await store.commit_tables([_write("bot", resigned_duel(4, 0), plan, [alice, None])])
         got = (await store.player_ratings(alice))["kozyri-duel"]
         assert got.value == pytest.approx(glicko2(NEW, [(bot, 1.0)]).value)
         assert got.value > glicko2(NEW, [(NEW, 1.0)]).value  # beating a stronger side pays more
@@ -111,7 +100,7 @@ def test_an_abandoned_seat_is_a_loss_for_its_person_even_when_its_side_won(db: D
         alice = await store.add_player("alice")
         bob = await store.add_player("bob")
         plan = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL, forfeited=[0])
-        await store.commit_tables([_write("t", _duel(5, winner=0), plan, [alice, bob])])
+        await store.commit_tables([_write("t", resigned_duel(5, winner=0), plan, [alice, bob])])
         assert (await store.player_ratings(alice))["kozyri-duel"].value < 1500
         assert (await store.player_ratings(bob))["kozyri-duel"].value < 1500  # bob lost
 
@@ -122,7 +111,7 @@ def test_a_bad_rating_plan_is_refused_before_anything_is_stored(db: Db) -> None:
     async def body(store: SqlStore) -> None:
         alice = await store.add_player("alice")
         bob = await store.add_player("bob")
-        game = _duel(6, 0)
+        game = resigned_duel(6, 0)
         cases = [
             (RatingPlan("chess", {0: alice, 1: bob}, DUEL), "family"),
             (RatingPlan("kozyri-duel", {0: alice, 1: bob}, [[0]]), "sides"),
@@ -152,16 +141,17 @@ def test_the_leaderboard_lists_settled_accounts_best_first(db: Db) -> None:
         guest_plan = RatingPlan("kozyri-duel", {0: guest, 1: weak}, DUEL)
         # Strong wins three games in four: after 24 games both ratings are settled.
         writes = [
-            _write(f"s{k}", _duel(10 + k, 0 if k % 4 else 1), plan, [strong, weak])
+            _write(f"s{k}", resigned_duel(10 + k, 0 if k % 4 else 1), plan, [strong, weak])
             for k in range(24)
         ]
         writes += [
-            _write(f"g{k}", _duel(40 + k, k % 2), guest_plan, [guest, weak]) for k in range(24)
+            _write(f"g{k}", resigned_duel(40 + k, k % 2), guest_plan, [guest, weak])
+            for k in range(24)
         ]
         for w in writes:
             await store.commit_tables([w])
         new_plan = RatingPlan("kozyri-duel", {0: newcomer, 1: weak}, DUEL)
-        await store.commit_tables([_write("n", _duel(70, 0), new_plan, [newcomer, weak])])
+        await store.commit_tables([_write("n", resigned_duel(70, 0), new_plan, [newcomer, weak])])
         board = await store.leaderboard("kozyri-duel", min_games=20)
         assert [row.player_id for row in board] == [strong, weak]
         assert board[0].rating.value > board[1].rating.value
@@ -182,7 +172,7 @@ def test_head_to_head_counts_each_persons_results_from_the_players_side(db: Db) 
         for k, (ids, winner) in enumerate(
             [([alice, bob], 0), ([alice, bob], 1), ([bob, alice], 0), ([carol, alice], 1)]
         ):
-            await store.commit_tables([_write(f"h{k}", _duel(80 + k, winner), None, ids)])
+            await store.commit_tables([_write(f"h{k}", resigned_duel(80 + k, winner), None, ids)])
         rows = {row.player_id: row for row in await store.head_to_head(alice)}
         assert (rows[bob].won, rows[bob].drawn, rows[bob].lost) == (1, 0, 2)
         assert (rows[carol].won, rows[carol].lost) == (1, 0)
@@ -199,11 +189,13 @@ def test_a_plan_with_movers_writes_only_their_ratings(db: Db) -> None:
         alice = await store.add_player("alice")
         bob = await store.add_player("bob")
         plan = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL)
-        await store.commit_tables([_write("t1", _duel(1, winner=0), plan, [alice, bob])])
+        await store.commit_tables([_write("t1", resigned_duel(1, winner=0), plan, [alice, bob])])
         strong = (await store.player_ratings(alice))["kozyri-duel"]
         quit_plan = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL, forfeited=[1], movers=[1])
         bob_before = (await store.player_ratings(bob))["kozyri-duel"]
-        await store.commit_tables([_write("t2", _duel(2, winner=0), quit_plan, [alice, bob])])
+        await store.commit_tables(
+            [_write("t2", resigned_duel(2, winner=0), quit_plan, [alice, bob])]
+        )
         assert (await store.player_ratings(alice))["kozyri-duel"] == strong
         bob_after = (await store.player_ratings(bob))["kozyri-duel"]
         assert bob_after.games == 2 and bob_after.value < bob_before.value
@@ -211,7 +203,7 @@ def test_a_plan_with_movers_writes_only_their_ratings(db: Db) -> None:
         assert [c.player_id for c in second.rating_changes] == [bob]
         with pytest.raises(ValueError, match="only people"):
             bad = RatingPlan("kozyri-duel", {0: alice}, DUEL, fixed={1: NEW}, movers=[1])
-            await store.commit_tables([_write("t3", _duel(3, 0), bad, [alice, None])])
+            await store.commit_tables([_write("t3", resigned_duel(3, 0), bad, [alice, None])])
 
     db.on_store(body)
 
@@ -245,11 +237,11 @@ def test_two_processes_rating_one_new_player_at_once_both_succeed(db: Db) -> Non
         ab = RatingPlan("kozyri-duel", {0: alice, 1: bob}, DUEL)
         ca = RatingPlan("kozyri-duel", {0: carol, 1: alice}, DUEL)
         one = asyncio.create_task(
-            first.commit_tables([_write("p1", _duel(1, 0), ab, [alice, bob])])
+            first.commit_tables([_write("p1", resigned_duel(1, 0), ab, [alice, bob])])
         )
         await Paused.locked.wait()  # the first holds alice's new row, locked
         two = asyncio.create_task(
-            second.commit_tables([_write("p2", _duel(2, 1), ca, [carol, alice])])
+            second.commit_tables([_write("p2", resigned_duel(2, 1), ca, [carol, alice])])
         )
         Paused.go_on.set()
         assert all(isinstance(r, int) for r in [*await one, *await two])

@@ -15,7 +15,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-import trumps
+from store.ratedgames import resigned_duel
 from trumps.ai import Limits, make_bot
 from trumps.records import record_of
 from trumps.store import RatingPlan, SqlStore, TableWrite
@@ -112,17 +112,6 @@ def notes(app: ConnectApp) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-def _duel(seed: int, winner: int) -> Any:
-    """A finished 2-player Svoi Kozyri game ``winner`` won (the other resigns after a few
-    random moves)."""
-    game = trumps.new_game("kozyri", players=2, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(4):
-        game.play(rng.choice(game.legal_actions()))
-    game.resign(1 - winner)
-    return game
-
-
 def prefill(db: str, games: Sequence[tuple[str, str, int]]) -> dict[str, int]:
     """Accounts and rated duels stored before the server starts (``SqlStore.commit_tables``
     with a ``RatingPlan``, as the server does): each game is (first, second, winner's
@@ -141,7 +130,7 @@ def prefill(db: str, games: Sequence[tuple[str, str, int]]) -> dict[str, int]:
             for k, (first, second, winner) in enumerate(games):
                 seats = [ids[first], ids[second]]
                 plan = RatingPlan("kozyri-duel", dict(enumerate(seats)), [[0], [1]])
-                record = record_of(_duel(k, winner), [first.title(), second.title()])
+                record = record_of(resigned_duel(k, winner), [first.title(), second.title()])
                 writes.append(TableWrite(f"t-pre-{k}", record, player_ids=seats, rating=plan))
             await store.commit_tables(writes)
             return ids

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import trumps
+from store.ratedgames import resigned_duel
 from trumps.ratings import Rating
 from trumps.records import record_of
 from trumps.server.auth import Passwords
@@ -43,16 +44,6 @@ class Seeded:
     ids: dict[str, int]
     duels: int
     twentyfive: int
-
-
-def _duel(seed: int, winner: int) -> trumps.Game:
-    """A finished duel ``winner`` won: a few random moves, then the other resigned."""
-    game = trumps.new_game("kozyri", players=2, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(4):
-        game.play(rng.choice(game.legal_actions()))
-    game.resign(1 - winner)
-    return game
 
 
 def _played_out(seed: int, players: int) -> trumps.Game:
@@ -96,7 +87,7 @@ async def _seed(url: str) -> Seeded:
                 writes.append(
                     _write(
                         len(writes),
-                        _duel(100 + len(writes), winner),
+                        resigned_duel(100 + len(writes), winner),
                         [names[s] for s in seats],
                         [ids[s] for s in seats],
                         plan,
@@ -105,11 +96,11 @@ async def _seed(url: str) -> Seeded:
         duels = len(writes)
         for k in range(3):  # Ana against the hard bot: it wins the second
             plan = RatingPlan("kozyri-duel", {0: ids["ana"]}, DUEL, fixed={1: HARD_BOT})
-            game = _duel(500 + k, 1 if k == 1 else 0)
+            game = resigned_duel(500 + k, 1 if k == 1 else 0)
             writes.append(_write(len(writes), game, ["Ana", "hard bot"], [ids["ana"], None], plan))
         for k in range(2):  # Fay, new: provisional, so not on the leaderboard
             plan = RatingPlan("kozyri-duel", {0: ids["fay"], 1: ids["emil"]}, DUEL)
-            game = _duel(600 + k, 0)
+            game = resigned_duel(600 + k, 0)
             writes.append(
                 _write(len(writes), game, ["Fay", "Emil"], [ids["fay"], ids["emil"]], plan)
             )
