@@ -31,6 +31,20 @@ async def account(hub: Hub, store: SqlStore, name: str) -> tuple[Connection, int
     return conn, player
 
 
+async def rated_duel(
+    hub: Hub, store: SqlStore, **options: Any
+) -> tuple[tuple[Connection, int], tuple[Connection, int], str]:
+    """Alice's rated duel table (with ``options``) that Bob joined: both accounts, the table."""
+    alice = await account(hub, store, "Alice")
+    bob = await account(hub, store, "Bob")
+    create = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
+    await said(hub, alice[0], {**create, "rated": True, **options})
+    table_id = (await next_of(alice[0], TableState)).table_id
+    await said(hub, bob[0], {"type": "join_table", "table_id": table_id})
+    await next_of(bob[0], TableState)
+    return alice, bob, table_id
+
+
 async def state_of(hub: Hub, conn: Connection, table_id: str) -> TableState:
     await said(hub, conn, {"type": "resync", "table_id": table_id, "last_event": 0})
     state: TableState = await next_of(conn, TableState)
@@ -123,13 +137,7 @@ def test_resigning_before_any_move_loses_for_the_resigner_alone(tmp_path: Path) 
     saw their cards: it is their loss (else a bad deal could be thrown back for free)."""
 
     async def body(hub: Hub, store: SqlStore) -> None:
-        alice, a_id = await account(hub, store, "Alice")
-        bob, b_id = await account(hub, store, "Bob")
-        create = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
-        await said(hub, alice, {**create, "rated": True})
-        table_id = (await next_of(alice, TableState)).table_id
-        await said(hub, bob, {"type": "join_table", "table_id": table_id})
-        await next_of(bob, TableState)
+        (_, a_id), (bob, b_id), table_id = await rated_duel(hub, store)
         await resign(hub, bob, table_id)
         assert await store.player_ratings(a_id) == {}
         lost = glicko2(NEW, [(NEW, 0.0)]).value
@@ -187,13 +195,7 @@ def test_a_seat_given_up_is_a_loss_for_its_person_even_if_the_bot_then_wins(
     tmp_path: Path,
 ) -> None:
     async def body(hub: Hub, store: SqlStore) -> None:
-        alice, a_id = await account(hub, store, "Alice")
-        bob, b_id = await account(hub, store, "Bob")
-        create = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
-        await said(hub, alice, {**create, "rated": True})
-        table_id = (await next_of(alice, TableState)).table_id
-        await said(hub, bob, {"type": "join_table", "table_id": table_id})
-        await next_of(bob, TableState)
+        (alice, a_id), (bob, b_id), table_id = await rated_duel(hub, store)
         await one_move(hub, [alice, bob], table_id)
         await said(hub, alice, {"type": "leave_table", "table_id": table_id})  # a bot takes over
         over = await resign(hub, bob, table_id)
@@ -244,13 +246,7 @@ def test_a_guest_is_refused_a_rated_seat_on_every_path(tmp_path: Path) -> None:
 
 def test_coming_back_after_a_bot_played_for_you_is_still_a_loss(tmp_path: Path) -> None:
     async def body(hub: Hub, store: SqlStore) -> None:
-        alice, a_id = await account(hub, store, "Alice")
-        bob, _ = await account(hub, store, "Bob")
-        create = {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]}
-        await said(hub, alice, {**create, "rated": True, "takeover": "hard"})
-        table_id = (await next_of(alice, TableState)).table_id
-        await said(hub, bob, {"type": "join_table", "table_id": table_id})
-        await next_of(bob, TableState)
+        (alice, a_id), (bob, _), table_id = await rated_duel(hub, store, takeover="hard")
         await one_move(hub, [alice, bob], table_id)
         await said(hub, alice, {"type": "leave_table", "table_id": table_id})
         await said(hub, alice, {"type": "join_table", "table_id": table_id})  # back at once
