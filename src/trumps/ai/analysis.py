@@ -27,7 +27,6 @@ from typing import Any
 
 from trumps.ai.kozyri_search import SolveResult, solve
 from trumps.games import Game
-from trumps.games.kozyri._core import KozyriCore
 
 __all__ = [
     "MARKS",
@@ -127,15 +126,16 @@ class Analysis:
         }
 
 
-def _core(game: Game) -> KozyriCore:
-    core = game.core
-    assert isinstance(core, KozyriCore)
-    return core
+def _state(game: Game) -> tuple[bool, int, list[int]]:
+    """What the game's public view says of where it is: whether the trumps are being chosen
+    (K3), the hand's number and each seat's hands lost (K18)."""
+    view = game.view(None)
+    return None in view["trumps"], int(view["hand"]), list(view["losses"])
 
 
 def _hand_result(seat: int, losses_before: Sequence[int], game: Game) -> str:
     """The value for ``seat`` of a hand that has just ended, from the hands lost."""
-    losses = _core(game).losses
+    losses = _state(game)[2]
     if losses[seat] > losses_before[seat]:
         return "loss"
     if losses[1 - seat] > losses_before[1 - seat]:
@@ -179,24 +179,20 @@ def analyze_duel(
 
     moves: list[MoveAnalysis] = []
     for ply, action in enumerate(actions):
-        core = _core(game)
+        choosing, hand, losses = _state(game)
         seat = game.current_player
         judged = (
-            seat is not None
-            and not game.is_over
-            and not core.choosing
-            and len(game.legal_codes()) > 1
+            seat is not None and not game.is_over and not choosing and len(game.legal_codes()) > 1
         )
         if not judged or seat is None:
             game.play(action)
             continue
         before_res = solve_at(ply, game)
         before = before_res.value
-        hand, losses = core.hand_no, list(core.losses)
         game.play(action)
-        after_core = _core(game)
+        choosing_after, hand_after, _ = _state(game)
         after: str | None
-        if game.is_over or after_core.choosing or after_core.hand_no != hand:
+        if game.is_over or choosing_after or hand_after != hand:
             after = _hand_result(seat, losses, game)
         else:
             after_res = solve_at(ply + 1, game)
