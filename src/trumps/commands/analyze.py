@@ -16,6 +16,7 @@ import click
 
 from trumps.ai.analysis import Analysis, AnalysisError, MoveAnalysis, analyze_duel
 from trumps.commands.paths import read_text
+from trumps.commands.solve import search_options
 from trumps.errors import InvalidRecord
 from trumps.games import new_game
 from trumps.records import loads
@@ -50,22 +51,7 @@ def _text(result: Analysis) -> str:
 
 @click.command("analyze")
 @click.argument("record", metavar="RECORD")
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_TIME_LIMIT,
-    show_default=True,
-    metavar="S",
-    help="Search each position for at most S seconds.",
-)
-@click.option(
-    "--node-limit",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="N",
-    help="Search each position for at most N nodes (deterministic).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@search_options(DEFAULT_TIME_LIMIT, "each position")
 def analyze(*, record: str, time_limit: float, node_limit: int | None, as_json: bool) -> None:
     """Mark the moves of the finished 2-player Svoi Kozyri game in RECORD (a docs/records.md
     file, or - for stdin) that changed its exact value, each with a better move."""

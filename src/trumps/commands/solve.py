@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -20,6 +22,7 @@ from trumps.commands.paths import read_text
 from trumps.errors import InvalidPosition
 
 DEFAULT_TIME_LIMIT = 10.0
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _load(path: str) -> object:
@@ -48,24 +51,37 @@ def _text(result: SolveResult) -> str:
     return "\n".join(lines)
 
 
+def search_options(default_seconds: float, what: str) -> Callable[[F], F]:
+    """The options of a command that runs the duel solver: ``--time-limit`` (default
+    ``default_seconds``) and ``--node-limit`` for ``what`` (e.g. "the search", "each
+    position"), and ``--json``."""
+
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--json", "as_json", is_flag=True, help="Print the result as one JSON object."
+        )(command)
+        command = click.option(
+            "--node-limit",
+            type=click.IntRange(min=1),
+            default=None,
+            metavar="N",
+            help=f"Search {what} for at most N nodes (deterministic).",
+        )(command)
+        return click.option(
+            "--time-limit",
+            type=click.FloatRange(min=0, min_open=True),
+            default=default_seconds,
+            show_default=True,
+            metavar="S",
+            help=f"Search {what} for at most S seconds.",
+        )(command)
+
+    return decorate
+
+
 @click.command("solve")
 @click.argument("position", metavar="POSITION.json")
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_TIME_LIMIT,
-    show_default=True,
-    metavar="S",
-    help="Stop searching after S seconds.",
-)
-@click.option(
-    "--node-limit",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="N",
-    help="Stop searching after N nodes (deterministic).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@search_options(DEFAULT_TIME_LIMIT, "the position")
 def solve(*, position: str, time_limit: float, node_limit: int | None, as_json: bool) -> None:
     """Solve a 2-player Svoi Kozyri POSITION (a docs/positions.md JSON file, or - for stdin):
     the exact value for the side to move and a best move."""
