@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from trumps.ai._ismcts import ISMCTS, PIMC
 from trumps.ai._ismcts_env import TwentyFiveEnv
+from trumps.ai._ismcts_sample import Env
 from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.ai.determinize import Determinizer
 from trumps.cards import action_str, parse_action
@@ -43,6 +44,18 @@ class _SearchBot(Bot):
     #: Twenty-Five inference: likelihood factor per play that contradicts good play.
     tf_infer: ClassVar[float] = 1.0
 
+    def search_env(self, view: dict[str, Any]) -> Env:
+        """The search episode over ``view``'s determinizations, with this level's rollout
+        policy and reward (also what the post-game analysis searches: ``trumps.ai.analysis``)."""
+        env = Determinizer(view).env()
+        if isinstance(env, TwentyFiveEnv):
+            env.policy = self.tf_policy
+            env.epsilon = self.tf_epsilon
+            env.keep = bool(self.tf_keep)
+            env.reward_kind = self.tf_reward
+            env.infer = self.tf_infer
+        return env
+
     def decide(
         self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
     ) -> Decision:
@@ -62,14 +75,7 @@ class _SearchBot(Bot):
             seconds = self.default_time
         iterations = limits.iterations or 0
         nodes = limits.nodes or 0
-        det = Determinizer(view)
-        env = det.env()
-        if isinstance(env, TwentyFiveEnv):
-            env.policy = self.tf_policy
-            env.epsilon = self.tf_epsilon
-            env.keep = bool(self.tf_keep)
-            env.reward_kind = self.tf_reward
-            env.infer = self.tf_infer
+        env = self.search_env(view)
         budget = 0.0
         if seconds is not None:
             # What building the determinizer took, and a margin for the answer, come off
