@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from trumps.ai.base import Decision
 from trumps.server.bots import BotRequest, BotRunner
 
@@ -94,6 +96,44 @@ def test_a_cancelled_request_gives_its_place_up() -> None:
             assert bot.started == [0, 2]
             bot.let_go(2)
             assert (await kept).action == "a"
+        finally:
+            for gate in bot.release.values():
+                gate.set()
+            runner.close()
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+
+
+def test_analysis_comes_last_and_leaves_half_the_slots_to_bot_moves() -> None:
+    """Post-game analysis (docs/analysis.md): its jobs wait behind every bot move, hint and
+    bot-only table, and never hold more than half the slots, so a bot move that arrives
+    while a whole game is being analysed starts at once."""
+
+    async def main() -> None:
+        bot = SlowBot(asyncio.get_running_loop())
+        runner = BotRunner(0, slots=2, think=bot)
+        try:
+            jobs = [runner.submit_call(bot, request(10 + i), table="analysis:1") for i in range(5)]
+            await bot.wait_started(1)
+            assert bot.started == [10] and runner.running == 1 and runner.queued == 4
+            move = runner.submit(request(100), table="t-b", kind="bots")
+            await bot.wait_started(2)
+            assert bot.started == [10, 100], "a bot move waited behind the analysis"
+            bot.let_go(100)
+            assert (await move).action == "a"
+            assert runner.running == 1, "analysis took the slot kept for bot moves"
+            hint = runner.submit(request(200), table="t-c", kind="hint")
+            bot.let_go(10)
+            await bot.wait_started(3)
+            assert bot.started[2] == 200, "analysis went before a hint"
+            with pytest.raises(ValueError, match="submit_call"):
+                runner.submit(request(1), table="t", kind="analysis")
+            with pytest.raises(ValueError, match="not hints or analyses"):
+                runner.requeue("t", "analysis")
+            for seed in [200, *range(11, 15)]:
+                bot.let_go(seed)
+            await asyncio.gather(hint, *jobs)
+            assert bot.started[3:] == [11, 12, 13, 14]
         finally:
             for gate in bot.release.values():
                 gate.set()

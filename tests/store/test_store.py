@@ -51,6 +51,7 @@ TABLES = {
     "sessions",
     "ratings",
     "rating_changes",
+    "analyses",
     "alembic_version",
 }
 

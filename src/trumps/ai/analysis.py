@@ -46,6 +46,7 @@ __all__ = [
     "AnalysisError",
     "Budget",
     "MoveAnalysis",
+    "analysis_of",
     "analyze_duel",
     "analyze_game",
     "analyze_ply",
@@ -355,6 +356,13 @@ def analyze_game(
             moves.append(_judge_view(game, ply, actions[ply], budget))
         if progress is not None:
             progress(len(moves), total)
+    return analysis_of(start, moves, budget)
+
+
+def analysis_of(start: Game, moves: Sequence[MoveAnalysis], budget: Budget) -> Analysis:
+    """The analysis of the game begun at ``start`` from its judged ``moves`` (each from
+    ``analyze_ply`` with ``budget``, in the order played)."""
+    method = method_of(start)
     return Analysis(
         start.game_id, start.players, method, tuple(moves), _budget_json(method, budget)
     )

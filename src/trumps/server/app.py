@@ -16,7 +16,8 @@ it), starts the hub (resuming running tables) and closes both on shutdown.  Rout
   (``trumps.server.accounts``).
 - ``GET /api/games`` finished games (``?mine=1`` with a bearer token: mine);
   ``GET /api/games/{id}`` a record (``?download=1`` as a file);
-  ``GET /api/games/{id}/replay`` the record and every position of it.
+  ``GET /api/games/{id}/replay`` the record and every position of it;
+  ``GET``/``POST /api/games/{id}/analysis`` its post-game analysis (``analysisapi.py``).
 - ``GET /api/leaderboard/{family}`` and ``GET /api/players/{id}``: ratings (``ratingapi.py``).
 
 ``trumps serve --workers N`` runs N processes of this app under uvicorn's supervisor: each
@@ -53,6 +54,7 @@ from trumps.ai import BOTS
 from trumps.ratings import Rating, load_calibration, shipped_calibration
 from trumps.records import play_recorded, replay
 from trumps.server.accounts import Accounts, LoginLimits, fail
+from trumps.server.analysisapi import AnalysisApi, AnalysisLimits
 from trumps.server.assets import Assets
 from trumps.server.auth import BadToken
 from trumps.server.catalog import catalog_endpoint
@@ -120,6 +122,8 @@ class ServerSettings:
     guests_per_address: int = GUESTS_PER_ADDRESS  # new guest identities an address makes a minute
     # The bots' fixed ratings (docs/ratings.md): a calibration file; None: the shipped one.
     bot_ratings: str | None = None
+    # Post-game analysis (docs/analysis.md): its budget and per-player limits.
+    analysis: AnalysisLimits = field(default_factory=AnalysisLimits)
 
 
 class _Server:
@@ -157,6 +161,7 @@ class _Server:
             counters=self.hub.counters,  # shared by the processes of a service (Redis)
         )
         self.ratings = RatingApi(self.store, self.hub.options.bot_ratings)
+        self.analysis = AnalysisApi(self.store, self.hub.runner, self._bearer, settings.analysis)
 
     async def _expire(self) -> None:
         """Now and then: end idle sessions and delete guests that hold nothing."""
@@ -189,6 +194,7 @@ class _Server:
             expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await expiry
+            await self.analysis.close()
             await self.hub.stop()
             await self.store.close()
 
@@ -413,6 +419,8 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             route("/api/games", server.games, ["GET"]),
             route("/api/games/{game_id}", server.game, ["GET"]),
             route("/api/games/{game_id}/replay", server.replay, ["GET"]),
+            route("/api/games/{game_id}/analysis", server.analysis.get, ["GET"]),
+            route("/api/games/{game_id}/analysis", server.analysis.post, ["POST"]),
             route("/api/leaderboard/{family}", server.ratings.leaderboard, ["GET"]),
             route("/api/players/{player_id}", server.ratings.profile, ["GET"]),
             route("/i18n/{lang}.json", server.i18n, ["GET"]),
@@ -467,6 +475,7 @@ def settings_env(
             "fair": dataclasses.asdict(settings.fair),
             "guests_per_address": settings.guests_per_address,
             "bot_ratings": settings.bot_ratings,
+            "analysis": dataclasses.asdict(settings.analysis),
             "catalogs": catalogs,
             "log_level": log_level,
         }
@@ -528,9 +537,11 @@ def app_from_env() -> Starlette:
     static = data.pop("static")
     origins = tuple(data.pop("allowed_origins", ()))
     fair = FairUse(**data.pop("fair", {}))
+    analysis = AnalysisLimits(**data.pop("analysis", {}))
     settings = ServerSettings(
         **data,
         fair=fair,
+        analysis=analysis,
         catalogs=catalogs,
         static=None if static is None else Path(static),
         allowed_origins=origins,

@@ -14,6 +14,8 @@ worker process) and chooses the next one itself, rather than queueing them FIFO 
 pool: first bot moves at tables where people play, then hints, then moves at tables of bots
 only; within each kind the tables take turns, one request each.  So one table asking for
 thirty hints, or thirty bot-only tables, cannot make another table's bot wait behind them.
+Post-game analysis (``trumps.server.analysisapi``) comes last, one decision per job, and
+never takes more than half the slots (at least one): a bot move always finds one free soon.
 A table whose people all left or stayed away counts as bots only (``trumps.server.botplay``);
 ``requeue`` moves its waiting moves when that changes.
 """
@@ -43,9 +45,10 @@ __all__ = ["KINDS", "BotRequest", "BotRunner", "Kind", "decide"]
 log = logging.getLogger(__name__)
 
 #: What a decision is for, in the order the runner serves them: a bot's move at a table
-#: where people play, a hint, a bot's move at a table of bots only.
-Kind: TypeAlias = Literal["people", "hint", "bots"]
-KINDS: tuple[Kind, ...] = ("people", "hint", "bots")
+#: where people play, a hint, a bot's move at a table of bots only, a decision of a
+#: finished game being analysed.
+Kind: TypeAlias = Literal["people", "hint", "bots", "analysis"]
+KINDS: tuple[Kind, ...] = ("people", "hint", "bots", "analysis")
 
 _local = threading.local()  # bots per worker thread or process: no state between moves
 
@@ -98,8 +101,10 @@ def _warm() -> None:
 
 @dataclass
 class _Job:
-    request: BotRequest
-    future: asyncio.Future[Decision]
+    call: Callable[[Any], Any]
+    request: Any
+    future: asyncio.Future[Any]
+    kind: Kind
 
 
 class BotRunner:
@@ -123,6 +128,7 @@ class BotRunner:
         self._executor: Executor | None = self._pool() if workers > 0 else None
         self._queues: dict[Kind, OrderedDict[str, deque[_Job]]] = {k: OrderedDict() for k in KINDS}
         self.running = 0
+        self.analysing = 0  # of ``running``: analysis jobs
         self._tasks: set[asyncio.Future[None]] = set()
 
     @property
@@ -151,9 +157,23 @@ class BotRunner:
     ) -> asyncio.Future[Decision]:
         """Queue ``request`` for ``table``: its decision, when a slot served it.  Cancelling
         the future before it started gives its place up."""
-        future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+        if kind == "analysis":
+            raise ValueError("analysis jobs go through submit_call")
+        return self._queue(self._think, request, table, kind)
+
+    def submit_call(
+        self, call: Callable[[Any], Any], argument: Any, *, table: str
+    ) -> asyncio.Future[Any]:
+        """Queue ``call(argument)`` (picklable, with workers) as an ``analysis`` job of
+        ``table``: its result, when a slot served it."""
+        return self._queue(call, argument, table, "analysis")
+
+    def _queue(
+        self, call: Callable[[Any], Any], argument: Any, table: str, kind: Kind
+    ) -> asyncio.Future[Any]:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         queue = self._queues[kind]
-        queue.setdefault(table, deque()).append(_Job(request, future))
+        queue.setdefault(table, deque()).append(_Job(call, argument, future, kind))
         self._serve()
         return future
 
@@ -161,8 +181,8 @@ class BotRunner:
         """Move ``table``'s bot moves still waiting for a slot to ``kind`` (``"people"`` or
         ``"bots"``: a person came back to the table or left it), behind that kind's other
         requests of the table; its hints stay where they are."""
-        if kind == "hint":
-            raise ValueError("only bot moves are requeued, not hints")
+        if kind in ("hint", "analysis"):
+            raise ValueError("only bot moves are requeued, not hints or analyses")
         other: Kind = "bots" if kind == "people" else "people"
         moved = self._queues[other].pop(table, None)
         if moved:
@@ -175,7 +195,9 @@ class BotRunner:
         return await self.submit(request, table=table, kind=kind)
 
     def _next(self) -> _Job | None:
-        for queue in self._queues.values():
+        for kind, queue in self._queues.items():
+            if kind == "analysis" and self.analysing >= max(1, self.slots // 2):
+                continue
             while queue:
                 table, jobs = next(iter(queue.items()))
                 job = jobs.popleft()
@@ -193,13 +215,14 @@ class BotRunner:
             if job is None:
                 return
             self.running += 1
+            self.analysing += job.kind == "analysis"
             task = asyncio.ensure_future(self._run(job))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
     async def _run(self, job: _Job) -> None:
         try:
-            decision = await self._execute(job.request)
+            decision = await self._execute(job.call, job.request)
         except Exception as e:
             if not job.future.done():
                 job.future.set_exception(e)
@@ -208,20 +231,21 @@ class BotRunner:
                 job.future.set_result(decision)
         finally:
             self.running -= 1
+            self.analysing -= job.kind == "analysis"
             self._serve()
 
-    async def _execute(self, request: BotRequest) -> Decision:
+    async def _execute(self, call: Callable[[Any], Any], request: Any) -> Any:
         loop = asyncio.get_running_loop()
         executor = self._executor
         try:
-            return await loop.run_in_executor(executor, self._think, request)
+            return await loop.run_in_executor(executor, call, request)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): a new pool, and this move again.
             log.warning("a bot worker process died; starting new ones")
             if self._executor is executor:
                 self.close()
                 self._executor = self._pool()
-            return await loop.run_in_executor(self._executor, self._think, request)
+            return await loop.run_in_executor(self._executor, call, request)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from trumps.store.base import (
+    AnalysisRow,
     ChatLine,
     Fenced,
     GameSummary,
@@ -25,6 +26,7 @@ from trumps.store.base import (
 from trumps.store.sql import SqlStore
 
 __all__ = [
+    "AnalysisRow",
     "ChatLine",
     "Fenced",
     "GameSummary",

@@ -150,3 +150,23 @@ rating_changes = Table(
     Column("at", Float, nullable=False),
     Index("ix_rating_changes_player", "player_id", "game_id"),
 )
+
+# A finished game's post-game analysis (docs/analysis.md): ``running`` while a process
+# makes it (``updated`` its heartbeat), then ``done`` with the result.
+analyses = Table(
+    "analyses",
+    metadata,
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey("games.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    ),
+    Column("status", String(16), nullable=False),
+    Column("result", JSON, nullable=True),
+    Column("requested_by", Integer, nullable=True),  # not a key: guests expire
+    Column("requested", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_analyses_requested_by", "requested_by", "requested"),
+)

@@ -25,6 +25,7 @@ from typing import Any
 from trumps.ratings import Rating
 
 __all__ = [
+    "AnalysisRow",
     "ChatLine",
     "GameSummary",
     "LoginTaken",
@@ -146,6 +147,19 @@ class LeaderboardRow:
     player_id: int
     name: str
     rating: Rating
+
+
+@dataclass(frozen=True)
+class AnalysisRow:
+    """A finished game's post-game analysis (docs/analysis.md): ``status`` ``running``
+    (``updated``: the working process's last heartbeat) or ``done`` with ``result``."""
+
+    game_id: int
+    status: str
+    result: dict[str, Any] | None
+    requested_by: int | None
+    requested: float
+    updated: float
 
 
 @dataclass(frozen=True)
@@ -463,3 +477,33 @@ class Store(ABC):
         A running game counts as unknown unless ``include_running`` — its record holds
         the seed and must not reach a player before the game ends.
         """
+
+    # -- post-game analyses (docs/analysis.md) -----------------------------------------
+    @abstractmethod
+    async def get_analysis(self, game_id: int) -> AnalysisRow | None:
+        """The game's analysis row, or None if nobody asked for one."""
+
+    @abstractmethod
+    async def claim_analysis(
+        self, game_id: int, player: int | None, now: float, stale_before: float
+    ) -> bool:
+        """Start the (finished) game's analysis for ``player``: True if this call made the
+        ``running`` row, or took over one whose heartbeat is older than ``stale_before``;
+        False if another is running or it is done."""
+
+    @abstractmethod
+    async def touch_analysis(self, game_id: int, now: float) -> None:
+        """The running analysis's heartbeat."""
+
+    @abstractmethod
+    async def finish_analysis(self, game_id: int, result: dict[str, Any], now: float) -> None:
+        """Store the analysis ``result``: the row is ``done``."""
+
+    @abstractmethod
+    async def drop_analysis(self, game_id: int) -> None:
+        """Forget a running analysis that failed (a done one stays)."""
+
+    @abstractmethod
+    async def analyses_of(self, player: int, since: float, stale_before: float) -> tuple[int, int]:
+        """How many analyses ``player`` started since ``since`` (seconds since 1970), and how
+        many of theirs are running now (a heartbeat since ``stale_before``)."""

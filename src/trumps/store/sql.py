@@ -26,6 +26,7 @@ from trumps.store._tables import (
     table_chat,
     table_events,
 )
+from trumps.store.analyses import AnalysisRows
 from trumps.store.base import (
     ChatLine,
     Fenced,
@@ -170,7 +171,7 @@ def _record(row: Row[Any]) -> dict[str, Any]:
     }
 
 
-class SqlStore(Leases, SessionRows, RatingRows, Store):
+class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
     """The store in an SQL database named by a SQLAlchemy URL.
 
     ``sqlite+aiosqlite:///path/to.db`` or ``postgresql+asyncpg://user@host/db``; extra
