@@ -23,13 +23,14 @@ from starlette.applications import Starlette
 import trumps
 from server.test_readyz import running
 from server.test_sessions import SECRET, auth, http_client, register
-from trumps.ai.analysis import Budget, MoveAnalysis, analyze_game
+from trumps.ai.analysis import Budget, MoveAnalysis, analyze_game, analyze_ply, judged_plies
 from trumps.ai.base import Limits
 from trumps.ai.simple import EasyBot
 from trumps.records import record_of
 from trumps.server import analysisapi
 from trumps.server.analysisapi import AnalysisApi, AnalysisLimits
 from trumps.server.app import ServerSettings, create_app
+from trumps.server.bots import BotRunner
 from trumps.store import SqlStore
 
 LIMITS = AnalysisLimits(deals=12, seconds=0.05)
@@ -254,3 +255,23 @@ def test_claims_one_maker_and_takes_over_a_dead_one(tmp_path: Path) -> None:
             await store.close()
 
     asyncio.run(main())
+
+
+def test_a_decision_is_analysed_in_a_worker_process() -> None:
+    """What the server sends a worker (the record, the ply, the budget) crosses to a
+    process and comes back as the same judgement as in this one."""
+    record = finished("kozyri", 3, seed=2)
+    start, actions = analysisapi.start_of(record)
+    ply = judged_plies(start, actions)[3]
+
+    async def main() -> None:
+        runner = BotRunner(1)
+        try:
+            job = (record, ply, LIMITS.budget)
+            got = await runner.submit_call(analysisapi.analyse_decision, job, table="analysis:1")
+            assert runner.worker_pids()
+            assert got == analyze_ply(start, actions, ply, LIMITS.budget)
+        finally:
+            runner.close()
+
+    asyncio.run(asyncio.wait_for(main(), 60))
