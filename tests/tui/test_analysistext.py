@@ -214,8 +214,8 @@ def test_the_lines_around_the_graph() -> None:
     assert problem_text(503, "503: the server is busy analysing: try again soon").startswith(
         "The server's analysis queue is full: try again later ("
     )
-    assert problem_text(401, "401: unknown token").startswith(
-        "The server did not accept this session: sign in again"
+    assert problem_text(401, "401: unknown token") == (
+        "The server did not accept this session (unknown token): sign in and try again."
     )
     assert problem_text(None, "the server cannot be reached: refused") == (
         "Analysis: the server cannot be reached: refused"

@@ -161,7 +161,7 @@ def problem_text(status: int | None, message: str) -> str:
     if status == 503:
         return f"The server's analysis queue is full: try again later ({message})."
     if status == 401:
-        return f"The server did not accept this session: sign in again ({message})."
+        return f"The server did not accept this session ({message}): sign in and try again."
     if status is None:
         return f"Analysis: {message}"
     return f"Analysis failed ({status}): {message}"

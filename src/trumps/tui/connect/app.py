@@ -8,7 +8,8 @@ the log and chat.  The connection lives in ``trumps.tui.connect.net.Client``; it
 worker in the app's event loop and posts a ``ServerUpdate`` for every message.
 
 Keys — lobby: Enter/j join · w watch · c create · p play the computer · m quick match
-(again: cancel) · i join by invite id or link · t my table · h history · l leaderboard
+(again: cancel) · i join by invite id or link · t my table · h history (Enter: a
+replay: ←/→ step · Home/End · a analyse · n/p the next/previous marked move) · l leaderboard
 (1–4 or f: the rating family; Enter: a player's profile) · y your profile (ratings with
 their history, results by game, head-to-head; Enter: their profile or a replay) · s sign
 in (or make this guest an account) · q quit.  The forms' Rated box is for accounts (a guest is
