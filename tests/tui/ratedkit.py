@@ -15,7 +15,6 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from store.ratedgames import resigned_duel
 from trumps.ai import Limits, make_bot
 from trumps.records import record_of
 from trumps.store import RatingPlan, SqlStore, TableWrite
@@ -27,6 +26,7 @@ if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for serv
 
 from server.e2e import Client as WsClient
 from server.e2e import ServerProc
+from store.ratedgames import resigned_duel
 
 TIMEOUT = 30.0  # seconds any one wait may take
 SIZE = (120, 40)
