@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -25,7 +25,7 @@ from trumps.tui.connect.analysistext import (
 )
 from trumps.tui.connect.common import ClientScreen, game_title, show
 from trumps.tui.connect.model import Msg
-from trumps.tui.connect.net import HttpError, _request
+from trumps.tui.connect.net import HttpError
 from trumps.tui.connect.ratingtext import change_text, game_change
 from trumps.tui.connect.text import position_text
 
@@ -173,7 +173,7 @@ class ReplayScreen(ClientScreen):
         try:
             if post:
                 self._status("Asking the server to analyse this game…")
-                answer = await self._post(path)
+                answer = await self.client.post_json(path)
             else:
                 answer = await self.client.get_json(path)
             while isinstance(answer, dict) and answer.get("status") in ("queued", "running"):
@@ -194,14 +194,6 @@ class ReplayScreen(ClientScreen):
         self.marks = marked_plies(found)
         self._status(summary_text(found))
         self._draw()
-
-    async def _post(self, path: str) -> Any:
-        """``POST path`` with this client's bearer token (a guest's or an account's)."""
-        token = self.client.state.token
-        if not token:
-            raise HttpError("not signed in yet: wait for the connection")
-        url = self.client.server.http_url + path
-        return await asyncio.to_thread(_request, url, token, {})
 
     def _status(self, text: str, style: str = "") -> None:
         show(self.query_one("#replay-analysis", Static), Text(text, style=style))

@@ -352,6 +352,15 @@ class Client:
             raise HttpError("not signed in yet: wait for the connection")
         return await asyncio.to_thread(_request, self.server.http_url + path, token)
 
+    async def post_json(self, path: str, body: Msg | None = None) -> Any:
+        """POST ``body`` (default ``{}``) to ``path`` of the server's HTTP API with the
+        bearer token (a guest's or an account's): the JSON answer."""
+        token = self.state.token
+        if not token:
+            raise HttpError("not signed in yet: wait for the connection")
+        url = self.server.http_url + path
+        return await asyncio.to_thread(_request, url, token, {} if body is None else body)
+
     async def sign_in(self, login: str, password: str, *, create: bool = False) -> str:
         """Sign in to an account (``create``: make this guest an account, keeping its
         games), keep its token and connect again with it; the account's login.  Raises
