@@ -51,6 +51,13 @@ for game, players in (("kozyri", 2), ("kozyri", 3), ("twentyfive", 4), ("twentyf
     while not g.is_over and len(g.history) < 3000:
         g.play(rng.choice(g.legal_actions()))
     out.append(g.to_json())
+    # The integer API too (the Svoi Kozyri core numbers its own legal ids).
+    g = trumps.new_game(game, players=players, seed=12)
+    while not g.is_over and len(g.history) < 3000:
+        ids = g.legal_action_ids()
+        out.append(ids)
+        g.play_id(rng.choice(ids))
+    out.append(g.to_json())
 print(json.dumps(out, sort_keys=True))
 """
 

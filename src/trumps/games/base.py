@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from trumps.cards import action_str, parse_action
 from trumps.errors import IllegalAction, InvalidRules
+from trumps.games.actions import ActionSpace
 
 REASONS = ("out_of_cards", "draw_rule", "repetition", "max_plies", "target", "resigned", "timeout")
 
@@ -219,6 +220,39 @@ def resolve_rules(
     ``rules`` is a preset name, a dict of options over the default preset (it may hold
     ``"preset": NAME`` to start from another preset), or None for the default preset.
     """
+    try:  # the same rules again (every new game of a benchmark, an arena, a server)
+        key = (game_id, id(options), id(presets), default_preset, _rules_key(rules))
+        known = _RESOLVED.get(key)
+    except TypeError:  # an unhashable value: checked the long way (and refused there)
+        key, known = None, None
+    if known is not None:
+        return dict(known[0]), known[1]
+    resolved = _resolve_rules(game_id, options, presets, default_preset, rules)
+    if key is not None:
+        if len(_RESOLVED) >= 512:
+            _RESOLVED.clear()
+        _RESOLVED[key] = (dict(resolved[0]), resolved[1])
+    return resolved
+
+
+_RESOLVED: dict[tuple[Any, ...], tuple[dict[str, object], int | None]] = {}
+
+
+def _rules_key(rules: object) -> object:
+    if rules is None or isinstance(rules, str):
+        return rules
+    if isinstance(rules, dict):
+        return tuple((k, type(v), v) for k, v in rules.items())
+    raise TypeError("not cached")
+
+
+def _resolve_rules(
+    game_id: str,
+    options: Mapping[str, Option],
+    presets: Mapping[str, Preset],
+    default_preset: str,
+    rules: str | Mapping[str, object] | None,
+) -> tuple[dict[str, object], int | None]:
     if rules is None:
         rules = default_preset
     if isinstance(rules, str):
@@ -397,6 +431,8 @@ class Game(ABC):
     OPTIONS: ClassVar[Mapping[str, Option]]
     PRESETS: ClassVar[Mapping[str, Preset]]
     DEFAULT_PRESET: ClassVar[str]
+    #: The game's integer actions (``trumps.games.actions``, docs/actions.md).
+    ACTIONS: ClassVar[ActionSpace]
 
     history: list[str]
     _forced: Outcome | None
@@ -546,14 +582,58 @@ class Game(ABC):
         code = parse_action(action)
         legal = self.legal_codes()
         if code not in legal:
-            if self.outcome is not None:
-                raise IllegalAction(
-                    f"{action!r} is not legal: the game is over ({self.describe()})"
-                )
-            shown = ", ".join(action_str(a) for a in legal)
-            raise IllegalAction(f"{action!r} is not legal in {self.describe()}; legal: {shown}")
+            self._illegal(repr(action), legal)
         self._apply(code)
         self.history.append(action_str(code))
+
+    def _illegal(self, what: str, legal: list[int]) -> None:
+        if self.outcome is not None:
+            raise IllegalAction(f"{what} is not legal: the game is over ({self.describe()})")
+        shown = ", ".join(action_str(a) for a in legal)
+        raise IllegalAction(f"{what} is not legal in {self.describe()}; legal: {shown}")
+
+    # -- integer actions (docs/actions.md#action-ids) ---------------------------------------
+    @property
+    def num_actions(self) -> int:
+        """How many action ids the game has (the same in every position)."""
+        return len(self.ACTIONS.codes)
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions as ids, ascending; empty when the game is over."""
+        ids = self.ACTIONS.ids
+        return [ids[c] for c in self.legal_codes()]
+
+    def action_mask(self) -> list[int]:
+        """1 at each legal action's id, 0 elsewhere (``num_actions`` long)."""
+        mask = [0] * len(self.ACTIONS.codes)
+        ids = self.ACTIONS.ids
+        for c in self.legal_codes():
+            mask[ids[c]] = 1
+        return mask
+
+    def play_id(self, action_id: int) -> None:
+        """Apply the action with id ``action_id``, checked like ``play``: ``InvalidAction``
+        for a number that is no id of this game, ``IllegalAction`` for an action not legal
+        now, and then nothing changed."""
+        space = self.ACTIONS
+        codes = space.codes
+        if type(action_id) is not int or not 0 <= action_id < len(codes):
+            space.check_id(action_id)  # raises, naming the number (a bool is no id)
+        code = codes[action_id]
+        if self._forced is not None or code not in self._legal_codes():
+            self._illegal(f"action id {action_id} ({space.names[action_id]})", self.legal_codes())
+        self._apply(code)
+        self.history.append(space.names[action_id])
+
+    def action_to_string(self, action_id: int) -> str:
+        """The canonical string of an action id; ``InvalidAction`` for a number that is
+        no id of this game."""
+        return self.ACTIONS.to_string(action_id)
+
+    def string_to_action(self, action: str) -> int:
+        """The id of an action string; ``InvalidAction`` for a string that is no action
+        of this game."""
+        return self.ACTIONS.to_id(action)
 
     def undo(self) -> None:
         """Take back the last action (or a resignation); raises ``IllegalAction`` when

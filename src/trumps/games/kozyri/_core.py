@@ -297,6 +297,17 @@ class KozyriCore:
         top = pile[-1] if pile else -1
         return card_moves(self.hands[p], top, self.trumps[p], self.owes, self.vol)
 
+    def legal_ids(self) -> list[int]:
+        """``legal_moves`` as action ids (``trumps.games.actions``: a card ``code - 16``,
+        ``take`` 36, ``trump s`` ``37 + s``)."""
+        out: list[int] = []
+        for m in self.legal_moves():
+            if m < TAKE:
+                out.append(m - 16)
+            else:
+                out.append(36 if m == TAKE else m - TRUMP + 37)
+        return out
+
     def hand_outcome(self) -> tuple[int, int]:
         """K16 for a hand with one holder: (loser or -1 for a draw, reason)."""
         loser = -1

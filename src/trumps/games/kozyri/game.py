@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from trumps.cards import SUITS, card_str, card_strs, parse_suit
 from trumps.errors import IllegalAction, InvalidAction, InvalidRules
+from trumps.games.actions import KOZYRI_ACTIONS, ActionSpace
 from trumps.games.base import Game, Option, Outcome, Preset, Why, resolve_rules
 from trumps.games.kozyri._core import DRAWN, LOST, KozyriCore, take_count
 from trumps.games.kozyri.loader import hand_result, load
@@ -21,6 +22,11 @@ from trumps.games.kozyri.why import why_not
 
 def _popcount(m: int) -> int:
     return bin(m).count("1")
+
+
+# The research API's hot path (``play_id``) reads these directly.
+_ACTION_CODES = KOZYRI_ACTIONS.codes
+_ACTION_NAMES = KOZYRI_ACTIONS.names
 
 
 class Kozyri(Game):
@@ -60,6 +66,7 @@ class Kozyri(Game):
     OPTIONS: ClassVar[Mapping[str, Option]] = OPTIONS
     PRESETS: ClassVar[Mapping[str, Preset]] = PRESETS
     DEFAULT_PRESET: ClassVar[str] = DEFAULT_PRESET
+    ACTIONS: ClassVar[ActionSpace] = KOZYRI_ACTIONS
 
     def __init__(self, core: KozyriCore, rules: Mapping[str, object]) -> None:
         super().__init__()
@@ -158,6 +165,26 @@ class Kozyri(Game):
 
     def _legal_codes(self) -> list[int]:
         return self._core.legal_moves()
+
+    def legal_action_ids(self) -> list[int]:
+        return [] if self._forced is not None else self._core.legal_ids()
+
+    def play_id(self, action_id: int) -> None:
+        # ``Game.play_id`` with its calls inlined: the research API's hot path (issue 14).
+        core = self._core
+        codes = _ACTION_CODES
+        if type(action_id) is not int or not 0 <= action_id < len(codes):
+            KOZYRI_ACTIONS.check_id(action_id)  # raises, naming the number
+        code = codes[action_id]
+        if self._forced is not None or code not in core.legal_moves():
+            super().play_id(action_id)  # raises IllegalAction, saying why
+        core.apply(code)
+        self.history.append(_ACTION_NAMES[action_id])
+
+    @property
+    def is_over(self) -> bool:
+        result = self._core.result  # what ``_outcome`` says, without building the outcome
+        return self._forced is not None or result in (LOST, DRAWN)
 
     @staticmethod
     def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:

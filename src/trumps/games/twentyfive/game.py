@@ -35,13 +35,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from trumps.cards import JOKER, SUITS, card_str, cards_of
+from trumps.cards import JOKER, ROB, SUITS, card_str, cards_of
 from trumps.errors import InvalidRules
+from trumps.games.actions import TWENTYFIVE_ACTIONS, ActionSpace
 from trumps.games.base import Game, Option, Outcome, Preset, Why, resolve_rules
 from trumps.games.twentyfive._core import PLAIN_MASKS, TwentyFiveCore
 from trumps.games.twentyfive.loader import load
 from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_config, seat_teams
 from trumps.games.twentyfive.why import why_not
+
+# The research API's hot path (``play_id``) reads these directly.
+_ACTION_CODES = TWENTYFIVE_ACTIONS.codes
+_ACTION_NAMES = TWENTYFIVE_ACTIONS.names
 
 
 class TwentyFive(Game):
@@ -56,6 +61,7 @@ class TwentyFive(Game):
     OPTIONS: ClassVar[Mapping[str, Option]] = OPTIONS
     PRESETS: ClassVar[Mapping[str, Preset]] = PRESETS
     DEFAULT_PRESET: ClassVar[str] = "classic"
+    ACTIONS: ClassVar[ActionSpace] = TWENTYFIVE_ACTIONS
 
     def __init__(
         self, core: TwentyFiveCore, rules: dict[str, object], teams: list[list[int]] | None
@@ -64,7 +70,8 @@ class TwentyFive(Game):
         self._core = core
         self._rules = rules
         self._teams = teams
-        self._closed: dict[str, Any] | None = None
+        # What the latest action closed: raw until ``closed`` words it.
+        self._closed: dict[str, Any] | tuple[Any, ...] | None = None
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -118,6 +125,20 @@ class TwentyFive(Game):
     def _legal_codes(self) -> list[int]:
         return self._core.legal_moves()
 
+    @property
+    def is_over(self) -> bool:
+        core = self._core  # what ``_outcome`` says, without building the outcome
+        return self._forced is not None or (core.to_play < 0 and core.win_side >= 0)
+
+    def legal_action_ids(self) -> list[int]:
+        if self._forced is not None:
+            return []
+        codes = self._core.legal_moves()
+        if not codes or codes[-1] < ROB:
+            return codes  # a card's id is its code (docs/actions.md#action-ids)
+        ids = TWENTYFIVE_ACTIONS.ids
+        return [ids[c] for c in codes]
+
     @staticmethod
     def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:
         return why_not(view, action)
@@ -126,8 +147,28 @@ class TwentyFive(Game):
         side = self._core.side_of[seat]
         return [s for s in range(self._core.n) if self._core.side_of[s] == side]
 
+    def play_id(self, action_id: int) -> None:
+        # ``Game.play_id`` with its calls inlined: the research API's hot path (issue 14).
+        core = self._core
+        codes = _ACTION_CODES
+        if type(action_id) is not int or not 0 <= action_id < len(codes):
+            TWENTYFIVE_ACTIONS.check_id(action_id)  # raises, naming the number
+        code = codes[action_id]
+        if self._forced is not None or code not in core.legal_moves():
+            super().play_id(action_id)  # raises IllegalAction, saying why
+        if code >= ROB or core.tlen < core.n - 1:
+            core.apply(code)
+            self._closed = None
+        else:
+            self._apply(code)
+        self.history.append(_ACTION_NAMES[action_id])
+
     def _apply(self, code: int) -> None:
         core = self._core
+        if code >= ROB or core.tlen < core.n - 1:
+            core.apply(code)  # F15: no trick is finished (a rob, a discard, not its last card)
+            self._closed = None
+            return
         # What a hand's last card replaces (a new deal puts fresh lists in place): kept to
         # tell what the action closed (``closed``).
         hand, dealer, plays, winners = core.hand_no, core.dealer, core.plays, core.winners
@@ -139,32 +180,13 @@ class TwentyFive(Game):
             return  # no trick finished (a card to an open trick, a rob, a discard)
         n = core.n
         leader = (dealer + 1) % n if done == 0 else winners[done - 1]
-        cards = [card_str(c) for c in plays[done * n : (done + 1) * n]]
-        closed: dict[str, Any] = {
-            "trick": {"leader": leader, "cards": cards, "winner": winners[done]}
-        }
+        trick = (leader, plays[done * n : (done + 1) * n], winners[done])
+        hand_info: tuple[Any, ...] | None = None
         if core.hand_no != hand or core.to_play < 0:
-            tricks, lead = [], (dealer + 1) % n
-            for k, w in enumerate(winners):
-                tricks.append(
-                    {
-                        "leader": lead,
-                        "cards": [card_str(c) for c in plays[k * n : (k + 1) * n]],
-                        "winner": w,
-                    }
-                )
-                lead = w
-            closed["hand"] = {
-                "hand": hand,
-                "dealer": dealer,
-                "turnup": card_str(turnup),
-                "trump": SUITS[trump] if trump >= 0 else None,
-                "robbed": None if robbed < 0 else robbed,
-                "tricks": tricks,
-                "won": list(won),
-                "scores": list(core.scores),
-            }
-        self._closed = closed
+            hand_info = (hand, dealer, turnup, trump, robbed, list(plays), list(winners),
+                         list(won), list(core.scores))  # fmt: skip
+        # Worded only when asked (``closed``): random play and search never ask.
+        self._closed = (n, trick, hand_info)
 
     def _undo(self) -> None:
         self._core.undo()
@@ -176,6 +198,8 @@ class TwentyFive(Game):
         game ended on it: its number, dealer, turn-up and trumps, who robbed (the seat; the
         card put down stays secret), its tricks, the tricks each side won and the scores
         after it (the F17 bonus included)."""
+        if isinstance(self._closed, tuple):
+            self._closed = _closed_json(*self._closed)
         return self._closed
 
     def clone(self) -> TwentyFive:
@@ -299,3 +323,36 @@ class TwentyFive(Game):
 
 
 __all__ = ["TwentyFive"]
+
+
+def _closed_json(
+    n: int, trick: tuple[Any, ...], hand_info: tuple[Any, ...] | None
+) -> dict[str, Any]:
+    """``TwentyFive.closed``'s dict from what ``_apply`` kept."""
+    leader, cards, winner = trick
+    closed: dict[str, Any] = {
+        "trick": {"leader": leader, "cards": [card_str(c) for c in cards], "winner": winner}
+    }
+    if hand_info is not None:
+        hand, dealer, turnup, trump, robbed, plays, winners, won, scores = hand_info
+        tricks, lead = [], (dealer + 1) % n
+        for k, w in enumerate(winners):
+            tricks.append(
+                {
+                    "leader": lead,
+                    "cards": [card_str(c) for c in plays[k * n : (k + 1) * n]],
+                    "winner": w,
+                }
+            )
+            lead = w
+        closed["hand"] = {
+            "hand": hand,
+            "dealer": dealer,
+            "turnup": card_str(turnup),
+            "trump": SUITS[trump] if trump >= 0 else None,
+            "robbed": None if robbed < 0 else robbed,
+            "tricks": tricks,
+            "won": won,
+            "scores": scores,
+        }
+    return closed
