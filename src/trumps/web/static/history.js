@@ -3,6 +3,8 @@
 // (GET /api/games/{id}/replay), drawn like the live table with every hand face up. Played
 // (the Play button), it moves at the server's bot pace (GET /api/catalog `paces`,
 // docs/protocol.md#pacing): a hold after each finished trick or hand, as the live table.
+// Under it, the game's analysis (analysisview.js): the Analyse button, then the marked moves
+// and the evaluation graph; the mark of the move that led to the position shown is beside it.
 
 import { checkRecord, fairText } from "./fairdeal.js";
 import { bdi, el, put } from "./dom.js";
@@ -10,18 +12,20 @@ import { gameName, listed, t } from "./i18n.js";
 import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./board.js";
 import { animSpeed } from "./trickview.js";
 import { changeNodes, myChange, ratedBadge } from "./ratings.js";
+import { AnalysisView, markBadge } from "./analysisview.js";
 
 const PAGE = 20;
 let ctx = null; // {api, status}
 let parts = null;
 let offset = 0;
-let replay = null; // {id, record, positions, closed, i, playing}
+let replay = null; // {id, record, positions, closed, i, playing, fair, analysis (an AnalysisView)}
 let playTimer = 0;
 
 export function mountHistory(root, context) {
   ctx = context;
   parts = {
     list: el("div", {}), replay: el("section", { class: "box replay", hidden: true, "aria-label": t("Replay") }),
+    replayBody: el("div", {}), analysis: el("div", {}),
     newer: el("button", { type: "button", onclick: () => page(-PAGE) }, t("Newer")),
     older: el("button", { type: "button", onclick: () => page(PAGE) }, t("Older")),
   };
@@ -30,7 +34,11 @@ export function mountHistory(root, context) {
     : null;
   put(root, el("section", { class: "box" }, el("h2", {}, t("Your games")), profile, parts.list,
     el("p", { class: "inline" }, parts.newer, parts.older)), parts.replay);
-  if (replay) renderReplay();
+  put(parts.replay, parts.replayBody, parts.analysis);
+  if (replay) {
+    replay.analysis.render(); // in the page's language now
+    renderReplay();
+  }
 }
 
 function page(delta) {
@@ -92,9 +100,12 @@ async function openReplay(id) {
   try {
     const data = await ctx.api(`/api/games/${encodeURIComponent(id)}/replay`);
     stopPlaying();
+    replay?.analysis.stop();
     replay = { id, record: data.record, positions: data.positions ?? [], closed: data.closed ?? [], i: 0, playing: false,
       fair: { state: "checking" } };
+    replay.analysis = new AnalysisView(ctx, replay, { jump: step, name: nameIn(data.record), onChange: () => renderReplay() });
     renderReplay();
+    replay.analysis.start();
     const opened = replay;
     checkRecord(data.record, id).then((result) => {
       if (replay !== opened) return;
@@ -153,8 +164,18 @@ function step(to) {
   renderReplay();
 }
 
+function closeReplay() {
+  stopPlaying();
+  replay?.analysis.stop();
+  replay = null;
+  parts.replay.hidden = true;
+  put(parts.replayBody);
+  put(parts.analysis);
+}
+
 function renderReplay() {
   const r = replay;
+  if (!r) return;
   parts.replay.hidden = false;
   const last = r.positions.length - 1;
   const pos = r.positions[r.i];
@@ -174,15 +195,23 @@ function renderReplay() {
   const model = pos && {
     game: pos.game, view: pos, name, info: () => null, me: null, toMove: pos.to_move, clock: null, reveal: true, held,
   };
-  put(parts.replay,
+  // The move that led here, when the analysis marked it: its badge in the caption, and
+  // what it cost with the better move under it.
+  const marked = r.analysis.markAt(r.i);
+  if (marked) where.push(" ", markBadge(marked.mark));
+  if (parts.analysis.firstChild !== r.analysis.node) put(parts.analysis, r.analysis.node);
+  r.analysis.setPosition(r.i);
+  put(parts.replayBody,
     el("h2", {}, t("Replay: {game}", { game: gameName(r.record?.game ?? pos?.game) })),
     el("div", { class: "inline" },
       btn(t("First"), 0, r.i === 0), btn(t("Previous"), r.i - 1, r.i === 0),
       btn(t("Next"), r.i + 1, r.i >= last), btn(t("Last"), last, r.i >= last),
       el("button", { type: "button", testid: "replay-play", "aria-pressed": String(!!r.playing), onclick: togglePlay },
         r.playing ? t("Pause") : t("Play back")),
+      el("button", { type: "button", class: "ghost", testid: "replay-close", onclick: closeReplay }, t("Close the replay")),
       el("span", { "aria-live": "polite", testid: "replay-move", "data-move": r.i }, t("Move {i} of {n}", { i: r.i, n: last }), where.length ? " · " : "", where)),
     el("p", { class: "note" }, t("Arrow keys step through the game; Home and End jump.")),
+    r.analysis.markNote(r.i),
     model ? el("div", { class: "felt replay-felt" },
       el("div", { class: "opponents all" }, Array.from({ length: seatCount(pos) }, (_, s) => seatBox(model, s))),
       centreNode(model)) : null,

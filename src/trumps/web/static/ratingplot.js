@@ -2,6 +2,7 @@
 // alternative: a one-line summary that names the picture, and the points as a table.
 // One point per rated game, oldest first: from the left in a left-to-right page, from the
 // right in a right-to-left one; the bots' fixed ratings of the family as dashed lines.
+// svg(), across() and dataTable() are shared with analysisplot.js (a game's evaluation graph).
 
 import { el } from "./dom.js";
 import { levelName, num, t } from "./i18n.js";
@@ -11,11 +12,28 @@ const NS = "http://www.w3.org/2000/svg";
 const H = 220; // the drawing's height in its own units, which are pixels when it is drawn
 const PAD = { top: 14, bottom: 14, start: 44, end: 12 }; // start: room for the ratings' figures
 
-function svg(tag, attrs = {}, ...children) {
+/** An SVG element, made like el() makes HTML ones (attributes only, children appended). */
+export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, String(v));
   for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
   return node;
+}
+
+/** Where a share (0 at the start of time, 1 at its end) of a plot `width` wide from its left
+ *  edge `x0` is drawn: from the left in a left-to-right page, from the right in a right-to-left one. */
+export function across(x0, width) {
+  const rtl = document.documentElement.dir === "rtl";
+  return (share) => Math.round(rtl ? x0 + width * (1 - share) : x0 + width * share);
+}
+
+/** A picture's text alternative: the same figures as a table, in a closed <details>.
+ *  `columns` are [label, numeric] pairs; `rows` arrays of cells (text or nodes). */
+export function dataTable(columns, rows) {
+  return el("details", { class: "plot-table" }, el("summary", {}, t("The same as a table")),
+    el("table", { class: "data-table" },
+      el("thead", {}, el("tr", {}, columns.map(([label, numeric]) => el("th", { scope: "col", class: numeric ? "num" : null }, label)))),
+      el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c, k) => el("td", { class: columns[k][1] ? "num" : null }, c)))))));
 }
 
 /** A round step for the grid lines of a span of `span` points: 25, 50, 100 or 200. */
@@ -35,10 +53,8 @@ export function ratingPlot(family, points, bots, id, wide) {
   const rtl = document.documentElement.dir === "rtl";
   const x0 = rtl ? PAD.end : PAD.start; // the plot's left edge; the figures are outside it
   const width = W - PAD.start - PAD.end;
-  const x = (i) => {
-    const share = values.length === 1 ? 0.5 : i / (values.length - 1);
-    return Math.round(rtl ? x0 + width * (1 - share) : x0 + width * share);
-  };
+  const at = across(x0, width);
+  const x = (i) => at(values.length === 1 ? 0.5 : i / (values.length - 1));
   const y = (v) => Math.round(PAD.top + (H - PAD.top - PAD.bottom) * (1 - (v - min) / (max - min)));
   const labelX = rtl ? W - PAD.start + 6 : PAD.start - 6;
   const anchor = rtl ? "start" : "end";
@@ -94,13 +110,6 @@ function summary(values) {
 }
 
 function pointsTable(points) {
-  return el("details", { class: "plot-table" }, el("summary", {}, t("The same as a table")),
-    el("table", { class: "data-table" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "num" }, t("Game")), el("th", { scope: "col" }, t("When")),
-        el("th", { scope: "col", class: "num" }, t("Before")), el("th", { scope: "col", class: "num" }, t("After")),
-        el("th", { scope: "col", class: "num" }, t("Change")))),
-      el("tbody", {}, points.map((p, i) => el("tr", {},
-        el("td", { class: "num" }, num(i + 1)), el("td", {}, when(p.at)),
-        el("td", { class: "num" }, num(p.before)), el("td", { class: "num" }, num(p.after)),
-        el("td", { class: "num" }, signed(p.after - p.before)))))));
+  return dataTable([[t("Game"), true], [t("When"), false], [t("Before"), true], [t("After"), true], [t("Change"), true]],
+    points.map((p, i) => [num(i + 1), when(p.at), num(p.before), num(p.after), signed(p.after - p.before)]));
 }
