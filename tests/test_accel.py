@@ -53,7 +53,7 @@ for game, players in (("kozyri", 2), ("kozyri", 3), ("twentyfive", 4), ("twentyf
     out.append(g.to_json())
     # The integer API too (the Svoi Kozyri core numbers its own legal ids).
     g = trumps.new_game(game, players=players, seed=12)
-    while not g.is_over and len(g.history) < 3000:
+    while not g.is_over and len(g.history) < 300:
         ids = g.legal_action_ids()
         out.append(ids)
         g.play_id(rng.choice(ids))
