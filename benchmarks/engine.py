@@ -8,7 +8,11 @@ OpenSpiel's C++ ``euchre`` through ``pyspiel`` when ``open_spiel`` is installed
 measured in a subprocess.
 
 Targets (issue 2): ≥ 20,000 random 4-player Twenty-Five hands/s and ≥ 1,500 random
-2-player Svoi Kozyri games/s on one core.
+2-player Svoi Kozyri games/s on one core.  Issue 14: through the *public* API (a new game
+from a fresh seed, then the legal actions and one played at random until the end), the
+integer API (``legal_action_ids`` + ``play_id``) at ≥ 1.5× OpenSpiel's euchre decisions/s
+through ``pyspiel`` (its chance nodes played but not counted); the string API
+(``legal_actions`` + ``play``) is reported beside it.
 """
 
 from __future__ import annotations
@@ -136,6 +140,84 @@ def openspiel_euchre(seconds: float) -> dict[str, float] | None:
     return {"hands_per_s": _timed(one_game, seconds), "legal_per_s": _timed(gens, seconds)}
 
 
+def public_api(game_id: str, players: int, seconds: float, ids: bool) -> float:
+    """Decisions per second of random games through the public API: integer ids
+    (``legal_action_ids``/``play_id``) or strings (``legal_actions``/``play``)."""
+    rng = random.Random(3)
+    seeds = iter(range(10**9))
+    count = 0
+
+    def one_game() -> int:
+        nonlocal count
+        game = trumps.new_game(game_id, players=players, seed=next(seeds))
+        done = 0
+        if ids:
+            while not game.is_over:
+                legal = game.legal_action_ids()
+                game.play_id(legal[int(rng.random() * len(legal))])
+                done += 1
+        else:
+            while not game.is_over:
+                actions = game.legal_actions()
+                game.play(actions[int(rng.random() * len(actions))])
+                done += 1
+        count += done
+        return done
+
+    return _timed(one_game, seconds)
+
+
+def euchre_decisions(seconds: float) -> float | None:
+    """OpenSpiel's euchre through ``pyspiel``: player decisions per second of random games
+    (chance outcomes, the deal, are played but not counted)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("euchre")
+    rng = random.Random(1)
+
+    def one_game() -> int:
+        state = game.new_initial_state()
+        done = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[int(rng.random() * len(actions))])
+                done += 1
+        return done
+
+    return _timed(one_game, seconds)
+
+
+def api_figures(seconds: float) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for game_id, players in (("twentyfive", 4), ("kozyri", 2), ("kozyri", 4)):
+        for kind in ("ids", "strings"):
+            key = f"{game_id}_{players}p_{kind}"
+            out[key] = public_api(game_id, players, seconds, ids=kind == "ids")
+    return out
+
+
+def print_api(seconds: float) -> None:
+    """The public API against OpenSpiel's euchre, measured in this run (issue 14)."""
+    euchre = euchre_decisions(seconds)
+    figures = api_figures(seconds)
+    print("  public API, random games from fresh seeds, decisions/s:")
+    for key, value in figures.items():
+        game_id, players, kind = key.split("_")
+        line = f"    {game_id} {players} {kind:<8} {value:>12,.0f}"
+        if euchre:
+            target = "   (target 1.5)" if kind == "ids" else ""
+            line += f"   ratio to euchre {value / euchre:.2f}{target}"
+        print(line)
+    if euchre:
+        print(f"    reference: OpenSpiel euchre via pyspiel {euchre:>12,.0f} decisions/s")
+
+
 def measure(seconds: float) -> dict[str, Any]:
     return {
         "compiled": all(compiled_modules().values()),
@@ -153,7 +235,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     parser.add_argument("--no-reference", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--api", action="store_true", help="only the public API against OpenSpiel's euchre"
+    )
     args = parser.parse_args()
+    if args.api:
+        print(f"trumps public API, one core, {args.seconds:g} s per figure")
+        print_api(args.seconds)
+        return
 
     figures = measure(args.seconds)
     if args.json:
@@ -186,6 +275,7 @@ def main() -> None:
         )
     else:
         print("  (open_spiel not installed: pip install -e .[benchmark] for the euchre reference)")
+    print_api(args.seconds)
     if figures["compiled"] and not args.no_reference:
         out = subprocess.run(
             [sys.executable, __file__, "--seconds", str(args.seconds), "--json", "--no-reference"],
