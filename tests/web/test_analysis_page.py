@@ -24,13 +24,13 @@ from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 import trumps
 from server.e2e import ServerProc
-from trumps.ai.analysis import Analysis, Budget, analyze_game
+from trumps.ai.analysis import Analysis, Budget, analyze_game, judged_plies
 from trumps.records import record_of
 from trumps.server.analysisapi import AnalysisLimits
 from trumps.server.auth import Passwords
 from trumps.store import SqlStore, TableWrite
 from web.a11y import axe, severe
-from web.test_browser import open_page, pytestmark, run
+from web.test_browser import SHOTS, open_page, pytestmark, run
 
 __all__ = ["pytestmark"]
 
@@ -341,4 +341,92 @@ def test_a_refusal_is_said_and_a_running_analysis_shows_its_progress(busy: Serve
         await page.get_by_test_id("replay-close").click()
         await expect(page.locator("#history section.replay")).to_be_hidden()
 
+    run(body)
+
+
+def duel_analysis(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An exact analysis of the duel as the server would send it, made up where the solver
+    could not finish (the early positions of a full deal stay unproved: null), with one
+    blunder (a won position played into a lost one); and that blunder."""
+    plies = judged_plies(game.start, game.actions)
+    replayed = game.start.clone()
+    seats: dict[int, int] = {}
+    legal: dict[int, list[str]] = {}
+    for ply, action in enumerate(game.actions):
+        if ply in plies:
+            seats[ply] = replayed.current_player or 0
+            legal[ply] = replayed.legal_actions()
+        replayed.play(action)
+    late = plies[len(plies) // 2 :]
+    gap = late[len(late) // 3]  # an unproved value inside the proved part: a gap in the line
+    blunder = next(p for p in late[len(late) // 2 :] if seats[p] == 0)
+    moves = []
+    for ply in plies:
+        proved = ply in late and ply != gap
+        value = (1.0 if ply < blunder else 0.0) if seats[ply] == 0 else 0.5
+        move: dict[str, Any] = {
+            "ply": ply, "seat": seats[ply], "action": game.actions[ply],
+            "before": value if proved else None, "after": value if proved else None,
+            "lost": 0.0 if proved else None, "mark": None, "better": None,
+            "reason": None if proved else "unproved", "explain": None,
+        }  # fmt: skip
+        if ply == blunder:
+            better = next(a for a in legal[ply] if a != game.actions[ply])
+            move.update(
+                before=1.0, after=0.0, lost=100.0, mark="blunder", better=better,
+                reason="win_to_loss", explain={"code": "solved_win", "numbers": {"moves": 7}},
+            )  # fmt: skip
+        moves.append(move)
+    unproved = sum(1 for m in moves if m["after"] is None)
+    analysis = {
+        "game": "kozyri", "players": 2, "method": "solver",
+        "budget": {"time_limit": 1.0, "node_limit": None}, "moves": moves,
+        "summary": {"analysed": len(moves), "evaluated": len(moves) - unproved, "marked": 1,
+                    "unproved": unproved},
+    }  # fmt: skip
+    return analysis, next(m for m in moves if m["mark"])
+
+
+def test_a_duels_exact_analysis_words_its_reasons_and_leaves_gaps(served: Served) -> None:
+    """The duel's analysis (made up here: the real one takes minutes) as the page shows it:
+    won, drawn and lost on the graph's scale, unproved values as gaps, the reason worded."""
+    duel = served.games[DUEL]
+    analysis, blunder = duel_analysis(duel)
+
+    async def body(browser: Browser) -> None:
+        context, page = await as_ana(browser, served)
+
+        async def done(route: Route) -> None:
+            await route.fulfill(json={"status": "done", "analysis": analysis})
+
+        await context.route(re.compile(rf"/api/games/{duel.id}/analysis$"), done)
+        await open_replay(page, duel.id)
+        summary = page.get_by_test_id("analysis-summary")
+        await expect(summary).to_contain_text(
+            f"{analysis['summary']['analysed']} decisions judged, 1 marked, "
+            f"{analysis['summary']['unproved']} not proved."
+        )
+        item = page.get_by_test_id("mark-list").locator("li")
+        await expect(item).to_have_count(1)
+        await expect(item.locator(".mark-cost")).to_have_text(
+            "It turned a won position into a lost one."
+        )
+        better = blunder["better"]
+        label = "Take from the pile" if better == "take" else card(better)
+        await expect(item.get_by_test_id("mark-better")).to_have_text(
+            f"Better: {label}. Play {label}: with it you win this hand whatever the others do "
+            "(7 moves to the end)."
+        )
+        plot = page.get_by_test_id("eval-plot")
+        await expect(plot.locator("text.axis").filter(has_text="won")).to_have_count(1)
+        await expect(plot.locator("text.axis").filter(has_text="drawn")).to_have_count(1)
+        await expect(plot.locator(".mark-point")).to_have_count(1)
+        lines = plot.locator("path.seat-line")
+        await expect(lines).to_have_count(2)
+        # Each line starts where the solver's proofs start; the unproved value inside breaks one.
+        paths = [await line.get_attribute("d") or "" for line in await lines.all()]
+        assert sorted(p.count("M") for p in paths) == [1, 2], paths
+        await page.get_by_test_id("eval-figure").screenshot(path=str(SHOTS / "analysis-duel.png"))
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
     run(body)

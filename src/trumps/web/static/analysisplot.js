@@ -12,7 +12,7 @@ import { num, t } from "./i18n.js";
 import { across, dataTable, svg } from "./ratingplot.js";
 
 const H = 230;
-const PAD = { top: 22, bottom: 26, start: 46, end: 12 }; // top: room for the marks' symbols
+const PAD = { top: 22, bottom: 26, start: 56, end: 12 }; // top: room for the marks' symbols
 // Dash patterns per seat, so that the lines differ without colour too.
 export const DASHES = [null, "8 4", "2 4", "10 4 2 4", "4 2", "12 3 3 3"];
 export const SYMBOLS = { blunder: "??", mistake: "?", inaccuracy: "?!" };
