@@ -14,7 +14,7 @@ import trumps
 SRC = Path(trumps.__file__).parent
 
 LAYERS = [
-    "cards", "errors", "games", "ai", "records", "arena", "store", "server", "web", "tui",
+    "cards", "errors", "games", "ai", "envs", "records", "arena", "store", "server", "web", "tui",
     "commands", "cli",
 ]  # fmt: skip
 # What each layer may import from trumps (besides itself).
@@ -23,6 +23,8 @@ ALLOWED = {
     "errors": set(),
     "games": {"cards", "errors"},
     "ai": {"cards", "errors", "games"},
+    # Research interfaces (PettingZoo, OpenSpiel): the games, and the bots to play against.
+    "envs": {"cards", "errors", "games", "ai"},
     "records": {"cards", "errors", "games"},
     "arena": {"cards", "errors", "games", "ai", "records"},
     "store": {"cards", "errors", "games", "records"},
