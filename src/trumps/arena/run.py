@@ -48,11 +48,15 @@ makes search bots depend on the machine's speed).
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import math
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from trumps.ai import BOTS, Bot, Limits, make_bot
@@ -131,7 +135,7 @@ class Matchup:
         that share of the level's own default budget (``level_limits``; the oracle's is
         the strongest level's), so that searching levels keep the ratio of their budgets;
         otherwise none given (each level's own)."""
-        if self.budget_scale is None:
+        if self.budget_scale is None or ":" in level:  # a bot of your own: its own budget
             return Limits(time=self.time_limit)
         own = level_limits(
             self.game, LEVEL_NAMES[-1] if level == ORACLE_LEVEL else level, self.players
@@ -175,15 +179,60 @@ class Matchup:
         }
 
 
-#: Every name ``--bots`` accepts: the levels, and the oracle for measurement.
+#: Every name ``--bots`` accepts: the levels, and the oracle for measurement (and any
+#: ``module:Class`` naming a ``Bot`` of your own: ``plugin_bot``).
 ARENA_BOTS: tuple[str, ...] = (*BOTS, ORACLE_LEVEL)
 
 
-def _unknown_bot(level: str, param: str) -> ArenaSetupError:
+def plugin_bot(spec: str) -> type[Bot]:
+    """The ``Bot`` subclass named ``module:Class`` (an importable module) or
+    ``path/to/file.py:Class``; raises ``ValueError`` saying what is wrong.  Workers of
+    ``--jobs`` load it the same way.  docs/research.md."""
+    module_name, _, class_name = spec.rpartition(":")
+    if not module_name or not class_name:
+        raise ValueError(f"{spec!r} is not module:Class or file.py:Class")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name).resolve()
+            name = f"trumps_arena_bot_{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
+            module = sys.modules.get(name)
+            if module is None:
+                found_spec = importlib.util.spec_from_file_location(name, path)
+                if found_spec is None or found_spec.loader is None or not path.is_file():
+                    raise ImportError(f"no file {module_name}")
+                module = importlib.util.module_from_spec(found_spec)
+                sys.modules[name] = module
+                try:
+                    found_spec.loader.exec_module(module)
+                except BaseException:
+                    del sys.modules[name]
+                    raise
+        else:
+            module = importlib.import_module(module_name)
+    except Exception as e:  # ImportError, or the module failed while loading
+        raise ValueError(f"cannot load {module_name!r}: {e}") from None
+    found = getattr(module, class_name, None)
+    if not (isinstance(found, type) and issubclass(found, Bot)):
+        raise ValueError(f"{module_name} has no Bot subclass {class_name!r}")
+    return found
+
+
+def _known_bot(level: str, param: str) -> None:
+    """Raise ``ArenaSetupError`` unless ``level`` names a bot the arena can seat."""
+    if level in ARENA_BOTS:
+        return
+    if ":" in level:
+        try:
+            plugin_bot(level)
+        except ValueError as e:
+            raise ArenaSetupError(f"bot {level!r}: {e}", param) from None
+        return
     if not level:
-        return ArenaSetupError("empty bot name", param)
-    return ArenaSetupError(
-        f"no bot {level!r} (bots: {', '.join(BOTS)}; {ORACLE_LEVEL}: {ORACLE_NOTE})", param
+        raise ArenaSetupError("empty bot name", param)
+    raise ArenaSetupError(
+        f"no bot {level!r} (bots: {', '.join(BOTS)}, or module:Class for a bot of your own; "
+        f"{ORACLE_LEVEL}: {ORACLE_NOTE})",
+        param,
     )
 
 
@@ -228,8 +277,7 @@ def make_matchup(
     teams = tuple(sides) if any(len(side) > 1 for side in sides) else ()
     levels = [b.strip() for b in bots]
     for level in levels:
-        if level not in ARENA_BOTS:
-            raise _unknown_bot(level, "--bots")
+        _known_bot(level, "--bots")
     if len(levels) == players:
         scheme = ONE_EACH
     elif len(levels) == 2:
@@ -299,8 +347,7 @@ def with_reference(matchup: Matchup, level: str) -> Matchup:
     rules and budget unchanged): played on the same plan, it is the reference the first
     bot is compared with deal by deal."""
     level = level.strip()
-    if level not in ARENA_BOTS:
-        raise _unknown_bot(level, "--reference")
+    _known_bot(level, "--reference")
     return make_matchup(
         matchup.game,
         [level, *matchup.levels[1:]],
@@ -378,6 +425,8 @@ def _player(level: str, game_id: str) -> Bot | OracleBot:
     """A level's bot, or the oracle (only the arena builds one)."""
     if level == ORACLE_LEVEL:
         return OracleBot(game_id)
+    if ":" in level:
+        return plugin_bot(level)(game_id)
     return make_bot(level, game_id)
 
 

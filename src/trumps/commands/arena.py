@@ -47,7 +47,8 @@ _PATH = click.Path(dir_okay=False, writable=True, path_type=Path)
     required=True,
     metavar="A,B[,C…]",
     help=(
-        f"Bot levels ({', '.join(BOTS)}; or {ORACLE_LEVEL}, which {ORACLE_NOTE}): one per "
+        f"Bot levels ({', '.join(BOTS)}; or {ORACLE_LEVEL}, which {ORACLE_NOTE}; or a bot "
+        "of your own, file.py:Class or module:Class, a trumps.ai.Bot subclass): one per "
         "seat, or two — the first takes one seat, the second all the others; with teams "
         "(--rules teams=2 or 3) the first takes every seat of one team, the second all "
         "the other seats."
