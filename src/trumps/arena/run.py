@@ -217,14 +217,15 @@ def plugin_bot(spec: str) -> type[Bot]:
     return found
 
 
-def _known_bot(level: str, param: str) -> None:
-    """Raise ``ArenaSetupError`` unless ``level`` names a bot the arena can seat."""
+def _known_bot(level: str, param: str, game: str) -> None:
+    """Raise ``ArenaSetupError`` unless ``level`` names a bot the arena can seat at
+    ``game`` (a bot of your own is built once here, so that its errors come first)."""
     if level in ARENA_BOTS:
         return
     if ":" in level:
         try:
-            plugin_bot(level)
-        except ValueError as e:
+            plugin_bot(level)(game)
+        except Exception as e:  # a bot of your own failing to load or to start
             raise ArenaSetupError(f"bot {level!r}: {e}", param) from None
         return
     if not level:
@@ -277,7 +278,7 @@ def make_matchup(
     teams = tuple(sides) if any(len(side) > 1 for side in sides) else ()
     levels = [b.strip() for b in bots]
     for level in levels:
-        _known_bot(level, "--bots")
+        _known_bot(level, "--bots", game)
     if len(levels) == players:
         scheme = ONE_EACH
     elif len(levels) == 2:
@@ -347,7 +348,7 @@ def with_reference(matchup: Matchup, level: str) -> Matchup:
     rules and budget unchanged): played on the same plan, it is the reference the first
     bot is compared with deal by deal."""
     level = level.strip()
-    _known_bot(level, "--reference")
+    _known_bot(level, "--reference", matchup.game)
     return make_matchup(
         matchup.game,
         [level, *matchup.levels[1:]],
