@@ -73,7 +73,9 @@ def test_the_engine_installs_with_few_dependencies() -> None:
 
 def test_the_test_extra_pulls_every_extra_the_suite_needs() -> None:
     # The README's test command is `pip install -e '.[test,distributed]'`.
-    assert "trumps[server,tui,plot]" in EXTRAS["test"]
+    assert "trumps[server,tui,plot,envs,openspiel]" in EXTRAS["test"]
+    assert {_name(r) for r in EXTRAS["envs"]} == {"pettingzoo", "gymnasium", "numpy"}
+    assert {_name(r) for r in EXTRAS["openspiel"]} == {"open-spiel", "numpy"}
 
 
 # Without any extra: every package of an extra that the base does not also need is
@@ -97,7 +99,12 @@ main(sys.argv[2:])
 def _extra_only_modules() -> list[str]:
     """Top-level modules that only the extras (not the base dependencies) provide."""
     base = _closure({_name(r) for r in PROJECT["dependencies"]})
-    extras = _closure({_name(r) for e in ("server", "tui", "plot") for r in EXTRAS[e]}) - base
+    extras = (
+        _closure(
+            {_name(r) for e in ("server", "tui", "plot", "envs", "openspiel") for r in EXTRAS[e]}
+        )
+        - base
+    )
     modules = {
         module
         for module, dists in importlib.metadata.packages_distributions().items()
