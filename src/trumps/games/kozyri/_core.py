@@ -308,6 +308,20 @@ class KozyriCore:
                 out.append(36 if m == TAKE else m - TRUMP + 37)
         return out
 
+    def play_id(self, action_id: int) -> bool:
+        """Apply the action with id ``action_id`` (``legal_ids``' numbering) if it is
+        legal now: True; else False and nothing changed (the public API's fast path)."""
+        if action_id < 0 or action_id > 40:
+            return False
+        if action_id < 36:
+            code = action_id + 16
+        else:
+            code = TAKE if action_id == 36 else action_id - 37 + TRUMP
+        if code not in self.legal_moves():
+            return False
+        self.apply(code)
+        return True
+
     def hand_outcome(self) -> tuple[int, int]:
         """K16 for a hand with one holder: (loser or -1 for a draw, reason)."""
         loser = -1

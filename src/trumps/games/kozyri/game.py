@@ -25,7 +25,6 @@ def _popcount(m: int) -> int:
 
 
 # The research API's hot path (``play_id``) reads these directly.
-_ACTION_CODES = KOZYRI_ACTIONS.codes
 _ACTION_NAMES = KOZYRI_ACTIONS.names
 
 
@@ -170,16 +169,11 @@ class Kozyri(Game):
         return [] if self._forced is not None else self._core.legal_ids()
 
     def play_id(self, action_id: int) -> None:
-        # ``Game.play_id`` with its calls inlined: the research API's hot path (issue 14).
-        core = self._core
-        codes = _ACTION_CODES
-        if type(action_id) is not int or not 0 <= action_id < len(codes):
-            KOZYRI_ACTIONS.check_id(action_id)  # raises, naming the number
-        code = codes[action_id]
-        if self._forced is not None or code not in core.legal_moves():
-            super().play_id(action_id)  # raises IllegalAction, saying why
-        core.apply(code)
-        self.history.append(_ACTION_NAMES[action_id])
+        # The research API's hot path (issue 14): the core checks and applies in one call.
+        if self._forced is None and type(action_id) is int and self._core.play_id(action_id):
+            self.history.append(_ACTION_NAMES[action_id])
+            return
+        super().play_id(action_id)  # raises, saying why (or plays a legal id after all)
 
     @property
     def is_over(self) -> bool:

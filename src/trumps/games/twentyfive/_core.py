@@ -400,6 +400,26 @@ class TwentyFiveCore:
             n += 1
         return n
 
+    def play_id(self, action_id: int) -> int:
+        """The public API's fast path for the action with id ``action_id`` (a card's id is
+        its code, ``53 + c`` a rob of ``c``, ``106 + c`` a discard): 0 when it is no legal
+        action now (nothing changed), 1 when applied, 2 when legal but it finishes a trick
+        (not applied: the game keeps what the trick closed first)."""
+        if action_id < 0 or action_id > 158:
+            return 0
+        if action_id < 53:
+            code = action_id
+        elif action_id < 106:
+            code = action_id - 53 + ROB
+        else:
+            code = action_id - 106 + DISCARD
+        if code not in self.legal_moves():
+            return 0
+        if code < ROB and self.tlen == self.n - 1:
+            return 2
+        self.apply(code)
+        return 1
+
     def legal_moves(self) -> list[int]:
         p = self.to_play
         out: list[int] = []

@@ -45,7 +45,6 @@ from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_conf
 from trumps.games.twentyfive.why import why_not
 
 # The research API's hot path (``play_id``) reads these directly.
-_ACTION_CODES = TWENTYFIVE_ACTIONS.codes
 _ACTION_NAMES = TWENTYFIVE_ACTIONS.names
 
 
@@ -148,20 +147,19 @@ class TwentyFive(Game):
         return [s for s in range(self._core.n) if self._core.side_of[s] == side]
 
     def play_id(self, action_id: int) -> None:
-        # ``Game.play_id`` with its calls inlined: the research API's hot path (issue 14).
-        core = self._core
-        codes = _ACTION_CODES
-        if type(action_id) is not int or not 0 <= action_id < len(codes):
-            TWENTYFIVE_ACTIONS.check_id(action_id)  # raises, naming the number
-        code = codes[action_id]
-        if self._forced is not None or code not in core.legal_moves():
-            super().play_id(action_id)  # raises IllegalAction, saying why
-        if code >= ROB or core.tlen < core.n - 1:
-            core.apply(code)
-            self._closed = None
-        else:
-            self._apply(code)
-        self.history.append(_ACTION_NAMES[action_id])
+        # The research API's hot path (issue 14): the core checks and applies in one call,
+        # except a trick's last card, which goes through ``_apply`` to keep what it closed.
+        if self._forced is None and type(action_id) is int:
+            done = self._core.play_id(action_id)
+            if done == 1:
+                self._closed = None
+                self.history.append(_ACTION_NAMES[action_id])
+                return
+            if done == 2:
+                self._apply(action_id)  # a card: its id is its code
+                self.history.append(_ACTION_NAMES[action_id])
+                return
+        super().play_id(action_id)  # raises, saying why
 
     def _apply(self, code: int) -> None:
         core = self._core
