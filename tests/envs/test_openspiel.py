@@ -90,6 +90,7 @@ def test_parameters_reach_the_game() -> None:
         "python_trumps_twentyfive(rob=sometimes)",
         "python_trumps_twentyfive(players=5,teams=2)",
         "python_trumps_kozyri(deal_seeds=0)",
+        "python_trumps_kozyri(deal_seeds=16777217)",  # above MAX_DEAL_SEEDS
     ],
 )
 def test_bad_parameters_are_refused(name: str) -> None:
@@ -223,6 +224,21 @@ def test_secret_actions_are_shown_only_to_their_maker() -> None:
         assert last == f"{robber}: {text}" if seat == robber else last == f"{robber}: rob"
 
 
+def check_resampled_secrets(state: TrumpsState, seat: int, pos: dict[str, Any]) -> None:
+    """In a state resampled for another player, ``seat``'s own secret cards (``rob XX``,
+    ``discard XX``) show only for the current hand, and are the sampled ones."""
+    robbed = pos.get("robbed") or {}
+    joker = pos.get("joker_discard")
+    current = {
+        "rob": f"rob {robbed['discard']}" if robbed.get("seat") == seat else None,
+        "discard": f"discard {joker}" if joker and pos["dealer"] == seat else None,
+    }
+    lines = state.information_state_string(seat).split("\n")[1:]
+    for word, full in current.items():
+        mine = [line for line in lines if line.startswith(f"{seat}: {word} ")]
+        assert mine == ([] if full is None else [f"{seat}: {full}"]), (mine, full)
+
+
 @pytest.mark.parametrize("name", CONFIGS)
 def test_resampling_keeps_the_information_state(name: str) -> None:
     rng = random.Random(name)
@@ -244,7 +260,11 @@ def test_resampling_keeps_the_information_state(name: str) -> None:
                 assert other.information_state_string(player) == key
                 assert other.observation_tensor(player) == state.observation_tensor(player)
                 assert other.legal_actions() == state.legal_actions()
-                deals.add(str(other.game.to_json()["hands"]))
+                pos = other.game.to_json()
+                deals.add(str(pos["hands"]))
+                for seat in range(other.game.players):
+                    if seat != player:
+                        check_resampled_secrets(other, seat, pos)
                 play_randomly(other, rng, 10_000)
                 assert other.is_terminal()
             varied += len(deals) > 1

@@ -15,12 +15,12 @@ players) and ``python_trumps_twentyfive`` (Twenty-Five, 2–10 players) with pys
   written without one; ``players`` is always the parameter (``pagat``'s four players are
   not applied). Bad rules raise ``trumps.InvalidRules`` (a ``ValueError``) on loading.
 - **Chance**: one chance node, the initial state, whose outcomes are deal seeds, not
-  cards: ``chance_outcomes()`` is ``deal_seeds`` (default ``DEAL_SEEDS`` = 2**16) equally
-  likely seeds ``0 … deal_seeds - 1`` (OpenSpiel's ``EXPLICIT_STOCHASTIC``), and after seed
-  ``s`` the state is ``trumps.new_game(game, players, rules, seed=s)``. The seed fixes every
-  deal of the game: Twenty-Five's hands after the first are dealt from it too
-  (docs/positions.md), with no further chance node. So the deals a game can have are those
-  of ``deal_seeds`` seeds, a sample of all deals.
+  cards: ``chance_outcomes()`` is ``deal_seeds`` (default ``DEAL_SEEDS`` = 2**16, at most
+  2**24, since the list is built) equally likely seeds ``0 … deal_seeds - 1`` (OpenSpiel's
+  ``EXPLICIT_STOCHASTIC``), and after seed ``s`` the state is ``trumps.new_game(game,
+  players, rules, seed=s)``. The seed fixes every deal of the game: Twenty-Five's hands
+  after the first are dealt from it too (docs/positions.md), with no further chance node.
+  So the deals a game can have are those of ``deal_seeds`` seeds, a sample of all deals.
 - **Actions** are the game's action ids (docs/actions.md, Action ids): 41 and 159.
 - **Information**: ``IMPERFECT_INFORMATION`` for both games, even the 2-player Svoi Kozyri
   duel, which has perfect information once dealt (K19: each seat deduces the other's hand,
@@ -29,7 +29,8 @@ players) and ``python_trumps_twentyfive`` (Twenty-Five, 2–10 players) with pys
 - **Observation** (the default observer): the string is the seat's view
   (``game.view(seat)``, docs/views.md) as JSON; the tensor is
   ``trumps.envs.observation.encode`` of that view, with the named blocks of its layout in
-  the observer's ``dict``. Neither holds anything the seat may not know.
+  the observer's ``dict``. Neither holds anything the seat may not know. Other observation
+  types (public-only, every player's) are refused with ``ValueError``.
 - **Information state** (the perfect-recall observer): a string only, the view's JSON
   followed by every action of the game so far as that seat saw it — its own actions in full,
   the others' through ``game.public_action`` (a Twenty-Five ``rob XX`` or ``discard XX`` of
@@ -74,9 +75,10 @@ from trumps.ai.determinize import Determinizer
 from trumps.envs.observation import encode, layout, size
 from trumps.games import GAMES, Game, from_json, new_game
 
-__all__ = ["DEAL_SEEDS", "SHORT_NAMES", "TrumpsGame", "TrumpsState"]
+__all__ = ["DEAL_SEEDS", "MAX_DEAL_SEEDS", "SHORT_NAMES", "TrumpsGame", "TrumpsState"]
 
 DEAL_SEEDS: Final = 2**16  # the default number of chance outcomes (deal seeds)
+MAX_DEAL_SEEDS: Final = 2**24  # chance_outcomes() lists them all
 SHORT_NAMES: Final = {"kozyri": "python_trumps_kozyri", "twentyfive": "python_trumps_twentyfive"}
 _PLAYERS: Final = {"kozyri": (2, 4, 2), "twentyfive": (2, 10, 4)}  # min, max, default
 
@@ -144,8 +146,16 @@ class _Config:
         self.players = players
         self.rules = rules
         self.deal_seeds = seeds
-        self.outcomes = [(s, 1.0 / seeds) for s in range(seeds)]
+        self._outcomes: list[tuple[int, float]] | None = None
         self.proto = new_game(game_id, players=players, rules=rules, seed=0)
+
+    @property
+    def outcomes(self) -> list[tuple[int, float]]:
+        """The chance node's outcomes: every deal seed, equally likely (built once)."""
+        if self._outcomes is None:
+            n = self.deal_seeds
+            self._outcomes = [(s, 1.0 / n) for s in range(n)]
+        return self._outcomes
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self
@@ -231,8 +241,8 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
         game_id = self.GAME_ID
         players = int(params.get("players", _PLAYERS[game_id][2]))
         seeds = int(params.get("deal_seeds", DEAL_SEEDS))
-        if seeds < 1:
-            raise ValueError(f"deal_seeds must be at least 1, not {seeds}")
+        if not 1 <= seeds <= MAX_DEAL_SEEDS:
+            raise ValueError(f"deal_seeds is 1 to {MAX_DEAL_SEEDS}, not {seeds}")
         config = _Config(game_id, players, _rules(game_id, params), seeds)  # InvalidRules
         if int(_rules_of(config.proto).get("match_losses", 1)) > 1:
             raise ValueError(
@@ -402,13 +412,14 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
             secrets["discard"] = f"discard {position['joker_discard']}"
         log = _Log()
         for actor, action, public in reversed(self.log):
+            # The latest rob / discard is the current hand's if the position has one;
+            # each earlier one is of an earlier hand.
+            sampled = secrets.pop(public, None) if public in secrets else None
             if action is not None and actor != player:
                 text = names.action_to_string(action)
                 if names.public_action(text, player) != text:
                     # A secret card ``player`` never saw: the current hand's is the
-                    # sampled one (the latest rob / discard), earlier ones unknown.
-                    sampled = secrets.get(public)
-                    secrets[public] = None
+                    # sampled one, an earlier hand's unknown.
                     action = None if sampled is None else names.string_to_action(sampled)
             log.append((actor, action, public))
         log.reverse()
