@@ -414,6 +414,19 @@ G = TypeVar("G", bound="Game")
 VIEW_ONLY_KEYS: frozenset[str] = frozenset({"seat", "voids", "take_count", "own_known"})
 
 
+def _action_name(code: int) -> str:
+    try:
+        return action_str(code)
+    except ValueError:
+        return ""  # no action has this code
+
+
+# Every action code's canonical string, and back (``play`` and ``legal_actions`` read these
+# instead of formatting and parsing: the string API's hot path).
+_NAMES: list[str] = [_action_name(c) for c in range(256)]
+_CODES: dict[str, int] = {name: c for c, name in enumerate(_NAMES) if name}
+
+
 class Game(ABC):
     """A game of either kind, with the public API of docs/api.md.
 
@@ -557,7 +570,8 @@ class Game(ABC):
     # -- the checked public surface ----------------------------------------------------
     def legal_actions(self) -> list[str]:
         """Legal actions as canonical strings: cards in rank-then-suit order, then words."""
-        return [action_str(a) for a in self.legal_codes()]
+        names = _NAMES
+        return [names[a] for a in self.legal_codes()]
 
     def why_not(self, action: str, seat: int | None = None) -> Why | None:
         """Why ``action`` is not legal now for ``seat`` (default: the seat to move), read
@@ -579,12 +593,14 @@ class Game(ABC):
     def play(self, action: str) -> None:
         """Apply an action string; raises ``InvalidAction`` or ``IllegalAction`` and then
         changes nothing."""
-        code = parse_action(action)
+        code = _CODES.get(action) if type(action) is str else None  # canonical: no parsing
+        if code is None:
+            code = parse_action(action)
         legal = self.legal_codes()
         if code not in legal:
             self._illegal(repr(action), legal)
         self._apply(code)
-        self.history.append(action_str(code))
+        self.history.append(_NAMES[code])
 
     def _illegal(self, what: str, legal: list[int]) -> None:
         if self.outcome is not None:
