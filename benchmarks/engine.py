@@ -98,6 +98,22 @@ def legal_generations(game_id: str, players: int, seconds: float) -> float:
     return _timed(run, seconds)
 
 
+def _euchre_game(game: Any, rng: random.Random) -> int:
+    """One random euchre game through ``pyspiel``; the player decisions in it (chance
+    outcomes, the deal, played but not counted)."""
+    state = game.new_initial_state()
+    done = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+        else:
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+            done += 1
+    return done
+
+
 def openspiel_euchre(seconds: float) -> dict[str, float] | None:
     """Random euchre games (= hands) per second and legal-action generations per second."""
     try:
@@ -108,14 +124,7 @@ def openspiel_euchre(seconds: float) -> dict[str, float] | None:
     rng = random.Random(1)
 
     def one_game() -> int:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[int(rng.random() * len(actions))])
+        _euchre_game(game, rng)
         return 1
 
     states = []
@@ -169,8 +178,7 @@ def public_api(game_id: str, players: int, seconds: float, ids: bool) -> float:
 
 
 def euchre_decisions(seconds: float) -> float | None:
-    """OpenSpiel's euchre through ``pyspiel``: player decisions per second of random games
-    (chance outcomes, the deal, are played but not counted)."""
+    """OpenSpiel's euchre through ``pyspiel``: player decisions per second of random games."""
     try:
         import pyspiel
     except ImportError:
@@ -179,17 +187,7 @@ def euchre_decisions(seconds: float) -> float | None:
     rng = random.Random(1)
 
     def one_game() -> int:
-        state = game.new_initial_state()
-        done = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[int(rng.random() * len(actions))])
-                done += 1
-        return done
+        return _euchre_game(game, rng)
 
     return _timed(one_game, seconds)
 
