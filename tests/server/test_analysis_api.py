@@ -235,26 +235,84 @@ def test_claims_one_maker_and_takes_over_a_dead_one(tmp_path: Path) -> None:
         await store.create()
         try:
             game_id = await store.save_game(record)
-            assert await store.claim_analysis(game_id, 7, now=100.0, stale_before=40.0)
-            assert not await store.claim_analysis(game_id, 8, now=110.0, stale_before=50.0)
-            await store.touch_analysis(game_id, 120.0)
-            assert not await store.claim_analysis(game_id, 8, now=170.0, stale_before=110.0)
-            # Its maker's heart stopped at 120: another may take it over.
-            assert await store.claim_analysis(game_id, 8, now=200.0, stale_before=140.0)
+            first = await store.claim_analysis(game_id, 7, now=100.0, stale_before=40.0)
+            assert first is not None
+            assert await store.claim_analysis(game_id, 8, now=110.0, stale_before=50.0) is None
+            assert await store.touch_analysis(game_id, first, 120.0)
+            assert await store.claim_analysis(game_id, 8, now=170.0, stale_before=110.0) is None
+            # Its maker's heart stopped at 120: another may take it over, under a new claim.
+            second = await store.claim_analysis(game_id, 8, now=200.0, stale_before=140.0)
+            assert second is not None and second != first
             row = await store.get_analysis(game_id)
             assert row is not None and (row.status, row.requested_by) == ("running", 8)
             assert await store.analyses_of(8, since=150.0, stale_before=140.0) == (1, 1)
             assert await store.analyses_of(7, since=0.0, stale_before=0.0) == (0, 0)
-            await store.finish_analysis(game_id, {"moves": []}, 210.0)
+            # The old maker, still alive after all, can no longer touch, drop or finish it.
+            assert not await store.touch_analysis(game_id, first, 205.0)
+            await store.drop_analysis(game_id, first)
+            assert not await store.finish_analysis(game_id, first, {"moves": ["old"]}, 206.0)
+            assert await store.finish_analysis(game_id, second, {"moves": []}, 210.0)
             assert await store.analyses_of(8, since=150.0, stale_before=140.0) == (1, 0)
-            assert not await store.claim_analysis(game_id, 9, now=9e9, stale_before=9e9)
-            await store.drop_analysis(game_id)  # a done analysis stays
+            assert await store.claim_analysis(game_id, 9, now=9e9, stale_before=9e9) is None
+            await store.drop_analysis(game_id, second)  # a done analysis stays
             row = await store.get_analysis(game_id)
             assert row is not None and row.status == "done" and row.result == {"moves": []}
         finally:
             await store.close()
 
     asyncio.run(main())
+
+
+def test_requests_sent_together_cannot_pass_the_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One player's four requests at once, for four games: one analysis, three refusals
+    (the reservation is made before the first wait)."""
+    gate = Gate()
+    monkeypatch.setattr(analysisapi, "analyse_decision", gate)
+    records = [finished("kozyri", 3, seed=s) for s in (1, 2, 3, 4)]
+
+    async def body(app: Starlette, http: httpx.AsyncClient, store: SqlStore) -> None:
+        ids = [await store.save_game(r) for r in records]
+        token = await register(http, "ana")
+        answers = await asyncio.gather(
+            *(http.post(f"/api/games/{i}/analysis", headers=auth(token)) for i in ids)
+        )
+        assert sorted(a.status_code for a in answers) == [202, 429, 429, 429]
+        assert len(api(app)._making) == 1
+        gate.open.set()
+        await made(app)
+
+    run(tmp_path, body, AnalysisLimits(deals=8, seconds=0.05, per_hour=2, queue=2))
+
+
+def test_the_heart_beats_while_no_job_gets_a_slot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy runner gives the analysis no slot for a while: its row stays alive (the
+    heartbeat does not wait for a job to finish), so no other process takes it over."""
+    gate = Gate()
+    monkeypatch.setattr(analysisapi, "analyse_decision", gate)
+    record = finished("kozyri", 3, seed=1)
+    limits = AnalysisLimits(deals=8, seconds=0.05, stale=0.4)
+
+    async def body(app: Starlette, http: httpx.AsyncClient, store: SqlStore) -> None:
+        game_id = await store.save_game(record)
+        token = await register(http, "ana")
+        assert (
+            await http.post(f"/api/games/{game_id}/analysis", headers=auth(token))
+        ).status_code == 202
+        row = await store.get_analysis(game_id)
+        assert row is not None
+        first = row.updated
+        while row is not None and row.updated == first:  # wait for a beat (no job ends)
+            await asyncio.sleep(0.02)
+            row = await store.get_analysis(game_id)
+        assert row is not None and row.status == "running" and row.updated > first
+        gate.open.set()
+        await made(app)
+
+    run(tmp_path, body, limits)
 
 
 def test_a_decision_is_analysed_in_a_worker_process() -> None:

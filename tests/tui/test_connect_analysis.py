@@ -73,8 +73,9 @@ def fill(db: str) -> dict[str, int]:
             start = trumps.new_game("twentyfive", players=3, seed=2)
             result = analyze_game(start, easy_game(2).history, Budget(deals=40)).to_json()
             now = time.time()
-            assert await store.claim_analysis(ids["done"], seats[0], now, now)
-            await store.finish_analysis(ids["done"], result, now)
+            owner = await store.claim_analysis(ids["done"], seats[0], now, now)
+            assert owner is not None
+            assert await store.finish_analysis(ids["done"], owner, result, now)
             return ids
         finally:
             await store.close()

@@ -138,20 +138,39 @@ class AnalysisApi:
         answer = await self._answer(game_id)
         if answer is not None:
             return answer
-        refused = await self._refusal(player)
+        making = self._making.get(game_id)
+        if making is not None:  # asked a moment ago, not yet in the store: join it
+            return _progress(making)
+        refused = self._refusal_here(player)
         if refused is not None:
             return refused
-        now = self.clock()
-        if not await self.store.claim_analysis(game_id, player, now, now - self.limits.stale):
-            answer = await self._answer(game_id)  # made or making elsewhere, just now
-            return answer or _progress(None)
+        # Reserve this player's one analysis and a place in the queue before any await, so
+        # that requests sent together cannot all pass the checks.
+        progress = self._making[game_id] = _Progress(player)
         try:
-            start, _actions, plies = await asyncio.to_thread(_decisions, record)
-        except Exception:
-            await self.store.drop_analysis(game_id)
+            refused = await self._refusal_anywhere(player)
+            if refused is not None:
+                del self._making[game_id]
+                return refused
+            now = self.clock()
+            owner = await self.store.claim_analysis(game_id, player, now, now - self.limits.stale)
+            if owner is None:
+                del self._making[game_id]
+                answer = await self._answer(game_id)  # made or making elsewhere, just now
+                return answer or _progress(None)
+            try:
+                start, _actions, plies = await asyncio.to_thread(_decisions, record)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self.store.drop_analysis(game_id, owner)
+                raise
+        except BaseException:
+            self._making.pop(game_id, None)
             raise
-        progress = self._making[game_id] = _Progress(player, total=len(plies))
-        task = asyncio.create_task(self._make(game_id, record, start, plies, progress))
+        progress.total = len(plies)
+        task = asyncio.create_task(
+            self._make(game_id, owner, record=record, start=start, plies=plies, progress=progress)
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return _progress(progress)
@@ -170,25 +189,32 @@ class AnalysisApi:
             return None
         return _progress(None)  # another process of the service makes it
 
-    async def _refusal(self, player: int) -> Response | None:
-        now = self.clock()
+    def _refusal_here(self, player: int) -> Response | None:
+        """What this process knows at once: the player's analysis here, a full queue."""
         if any(p.player == player for p in self._making.values()):
             return _limit("your other analysis is still running: one at a time", 10)
-        started, running = await self.store.analyses_of(player, now - HOUR, now - self.limits.stale)
-        if running:
-            return _limit("your other analysis is still running: one at a time", 10)
-        if started >= self.limits.per_hour:
-            return _limit(f"at most {self.limits.per_hour} analyses an hour: try again later", 600)
         if len(self._making) >= self.limits.queue:
             response = fail(503, "analysis_busy", "the server is busy analysing: try again soon")
             response.headers["retry-after"] = "30"
             return response
         return None
 
+    async def _refusal_anywhere(self, player: int) -> Response | None:
+        """What the store knows: the player's analyses on every process of the service."""
+        now = self.clock()
+        started, running = await self.store.analyses_of(player, now - HOUR, now - self.limits.stale)
+        if running:
+            return _limit("your other analysis is still running: one at a time", 10)
+        if started >= self.limits.per_hour:
+            return _limit(f"at most {self.limits.per_hour} analyses an hour: try again later", 600)
+        return None
+
     # -- making one --------------------------------------------------------------------------
     async def _make(
         self,
         game_id: int,
+        owner: str,
+        *,
         record: dict[str, Any],
         start: Game,
         plies: list[int],
@@ -196,6 +222,7 @@ class AnalysisApi:
     ) -> None:
         budget = self.limits.budget
         futures: list[asyncio.Future[Any]] = []
+        beat = asyncio.create_task(self._beat(game_id, owner))
         try:
             table = f"analysis:{game_id}"
             futures = [
@@ -203,26 +230,32 @@ class AnalysisApi:
                 for ply in plies
             ]
             moves: list[MoveAnalysis] = []
-            beat = self.clock()
             for future in futures:
                 moves.append(await future)
                 progress.done += 1
-                if self.clock() - beat >= self.limits.stale / 4:
-                    beat = self.clock()
-                    await self.store.touch_analysis(game_id, beat)
             result = analysis_of(start, moves, budget).to_json()
-            await self.store.finish_analysis(game_id, result, self.clock())
+            if not await self.store.finish_analysis(game_id, owner, result, self.clock()):
+                log.warning("the analysis of game %s was taken over by another process", game_id)
         except BaseException as e:
             for future in futures:
                 future.cancel()
             if not isinstance(e, asyncio.CancelledError):
                 log.exception("the analysis of game %s failed", game_id)
             with contextlib.suppress(Exception):
-                await self.store.drop_analysis(game_id)
+                await self.store.drop_analysis(game_id, owner)
             if not isinstance(e, Exception):
                 raise
         finally:
+            beat.cancel()
             self._making.pop(game_id, None)
+
+    async def _beat(self, game_id: int, owner: str) -> None:
+        """The heartbeat of a running analysis, whether or not its jobs get a slot: other
+        processes take over a row whose heart stopped for ``stale`` seconds."""
+        while True:
+            await asyncio.sleep(self.limits.stale / 4)
+            with contextlib.suppress(Exception):  # the store down a moment: next beat
+                await self.store.touch_analysis(game_id, owner, self.clock())
 
     async def close(self) -> None:
         """Stop the analyses this process makes (their rows are dropped)."""

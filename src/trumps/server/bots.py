@@ -15,7 +15,8 @@ pool: first bot moves at tables where people play, then hints, then moves at tab
 only; within each kind the tables take turns, one request each.  So one table asking for
 thirty hints, or thirty bot-only tables, cannot make another table's bot wait behind them.
 Post-game analysis (``trumps.server.analysisapi``) comes last, one decision per job, and
-never takes more than half the slots (at least one): a bot move always finds one free soon.
+never takes more than half the slots (at least one, so with a single worker a bot move may
+wait for one analysis decision to end: a fraction of a second, up to two seconds in the duel).
 A table whose people all left or stayed away counts as bots only (``trumps.server.botplay``);
 ``requeue`` moves its waiting moves when that changes.
 """
@@ -222,7 +223,7 @@ class BotRunner:
 
     async def _run(self, job: _Job) -> None:
         try:
-            decision = await self._execute(job.call, job.request)
+            decision = await self._execute(job.call, job.request, retry=job.kind != "analysis")
         except Exception as e:
             if not job.future.done():
                 job.future.set_exception(e)
@@ -234,17 +235,21 @@ class BotRunner:
             self.analysing -= job.kind == "analysis"
             self._serve()
 
-    async def _execute(self, call: Callable[[Any], Any], request: Any) -> Any:
+    async def _execute(self, call: Callable[[Any], Any], request: Any, *, retry: bool) -> Any:
         loop = asyncio.get_running_loop()
         executor = self._executor
         try:
             return await loop.run_in_executor(executor, call, request)
         except BrokenProcessPool:
-            # A worker died (killed, out of memory): a new pool, and this move again.
+            # A worker died (killed, out of memory): a new pool, and this move again.  An
+            # analysis job is not tried again: it may be what killed the worker, and a
+            # second death would take the bot moves in flight with it.
             log.warning("a bot worker process died; starting new ones")
             if self._executor is executor:
                 self.close()
                 self._executor = self._pool()
+            if not retry:
+                raise
             return await loop.run_in_executor(self._executor, call, request)
 
     def close(self) -> None:

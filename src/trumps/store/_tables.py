@@ -166,6 +166,7 @@ analyses = Table(
     Column("status", String(16), nullable=False),
     Column("result", JSON, nullable=True),
     Column("requested_by", Integer, nullable=True),  # not a key: guests expire
+    Column("owner", String(64), nullable=False),  # the claim: only its maker writes the row
     Column("requested", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Index("ix_analyses_requested_by", "requested_by", "requested"),

@@ -1,14 +1,16 @@
 """Post-game analyses in SQL: one row per analysed game (docs/analysis.md).
 
 A part of ``SqlStore`` (``trumps.store.sql``).  A process that starts an analysis claims
-the game's row (``running``), beats its heart into ``updated`` while it works and writes
-the result (``done``); one that fails drops the row.  Two processes asked at once: the
-first insert wins and the other reports the running one.  A ``running`` row whose heart
-stopped (its process died) may be claimed again.
+the game's row (``running``) under a token of its own (``owner``), beats its heart into
+``updated`` while it works and writes the result (``done``); one that fails drops the row.
+Two processes asked at once: the first insert wins and the other reports the running one.
+A ``running`` row whose heart stopped (its process died) may be claimed again, under a new
+token: from then on the old maker's writes match nothing.
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
@@ -48,12 +50,19 @@ class AnalysisRows:
 
     async def claim_analysis(
         self, game_id: int, player: int | None, now: float, stale_before: float
-    ) -> bool:
-        values = {"status": RUNNING, "requested_by": player, "requested": now, "updated": now}
+    ) -> str | None:
+        owner = secrets.token_hex(16)
+        values = {
+            "status": RUNNING,
+            "requested_by": player,
+            "requested": now,
+            "updated": now,
+            "owner": owner,
+        }
         try:
             async with self._engine.begin() as conn:
                 await conn.execute(insert(analyses).values(game_id=game_id, **values))
-            return True
+            return owner
         except IntegrityError:
             pass
         async with self._engine.begin() as conn:
@@ -68,31 +77,36 @@ class AnalysisRows:
                 )
                 .values(**values)
             )
-            return bool(taken.rowcount)
+            return owner if taken.rowcount else None
 
-    async def touch_analysis(self, game_id: int, now: float) -> None:
+    def _mine(self, game_id: int, owner: str) -> Any:
+        return and_(
+            analyses.c.game_id == game_id,
+            analyses.c.status == RUNNING,
+            analyses.c.owner == owner,
+        )
+
+    async def touch_analysis(self, game_id: int, owner: str, now: float) -> bool:
         async with self._engine.begin() as conn:
-            await conn.execute(
-                update(analyses)
-                .where(and_(analyses.c.game_id == game_id, analyses.c.status == RUNNING))
-                .values(updated=now)
+            done = await conn.execute(
+                update(analyses).where(self._mine(game_id, owner)).values(updated=now)
             )
+            return bool(done.rowcount)
 
-    async def finish_analysis(self, game_id: int, result: dict[str, Any], now: float) -> None:
+    async def finish_analysis(
+        self, game_id: int, owner: str, result: dict[str, Any], now: float
+    ) -> bool:
         async with self._engine.begin() as conn:
-            await conn.execute(
+            done = await conn.execute(
                 update(analyses)
-                .where(analyses.c.game_id == game_id)
+                .where(self._mine(game_id, owner))
                 .values(status=DONE, result=result, updated=now)
             )
+            return bool(done.rowcount)
 
-    async def drop_analysis(self, game_id: int) -> None:
+    async def drop_analysis(self, game_id: int, owner: str) -> None:
         async with self._engine.begin() as conn:
-            await conn.execute(
-                delete(analyses).where(
-                    and_(analyses.c.game_id == game_id, analyses.c.status == RUNNING)
-                )
-            )
+            await conn.execute(delete(analyses).where(self._mine(game_id, owner)))
 
     async def analyses_of(self, player: int, since: float, stale_before: float) -> tuple[int, int]:
         async with self._engine.connect() as conn:

@@ -486,22 +486,25 @@ class Store(ABC):
     @abstractmethod
     async def claim_analysis(
         self, game_id: int, player: int | None, now: float, stale_before: float
+    ) -> str | None:
+        """Start the (finished) game's analysis for ``player``: a token of this claim if this
+        call made the ``running`` row, or took over one whose heartbeat is older than
+        ``stale_before``; None if another is running or it is done."""
+
+    @abstractmethod
+    async def touch_analysis(self, game_id: int, owner: str, now: float) -> bool:
+        """The running analysis's heartbeat; False when ``owner``'s claim is gone."""
+
+    @abstractmethod
+    async def finish_analysis(
+        self, game_id: int, owner: str, result: dict[str, Any], now: float
     ) -> bool:
-        """Start the (finished) game's analysis for ``player``: True if this call made the
-        ``running`` row, or took over one whose heartbeat is older than ``stale_before``;
-        False if another is running or it is done."""
+        """Store the analysis ``result`` (the row is ``done``); False, storing nothing, when
+        ``owner``'s claim was taken over."""
 
     @abstractmethod
-    async def touch_analysis(self, game_id: int, now: float) -> None:
-        """The running analysis's heartbeat."""
-
-    @abstractmethod
-    async def finish_analysis(self, game_id: int, result: dict[str, Any], now: float) -> None:
-        """Store the analysis ``result``: the row is ``done``."""
-
-    @abstractmethod
-    async def drop_analysis(self, game_id: int) -> None:
-        """Forget a running analysis that failed (a done one stays)."""
+    async def drop_analysis(self, game_id: int, owner: str) -> None:
+        """Forget ``owner``'s running analysis that failed (a done one, or another's, stays)."""
 
     @abstractmethod
     async def analyses_of(self, player: int, since: float, stale_before: float) -> tuple[int, int]:

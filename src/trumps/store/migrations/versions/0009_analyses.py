@@ -6,7 +6,7 @@ Create Date: 2026-12-03
 
 A finished game's analysis (docs/analysis.md) is stored beside it once made, so that a
 second request is answered at once: one row per game, ``running`` while a server process
-makes it (``updated`` is its heartbeat) and ``done`` with the result.  ``requested_by`` is
+makes it (``owner`` its claim, ``updated`` its heartbeat) and ``done`` with the result.  ``requested_by`` is
 the player who asked (not a foreign key: guests who asked may be expired), for the
 per-player limit.
 """
@@ -35,6 +35,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("result", sa.JSON, nullable=True),
         sa.Column("requested_by", sa.Integer, nullable=True),
+        sa.Column("owner", sa.String(64), nullable=False),
         sa.Column("requested", sa.Float, nullable=False),
         sa.Column("updated", sa.Float, nullable=False),
     )
