@@ -152,8 +152,9 @@ function playOn() {
     if (!replay?.playing) return;
     replay.i += 1;
     if (replay.i >= replay.positions.length - 1) replay.playing = false;
-    else playOn();
     renderReplay();
+    // The hold counts from when the position is on the page, not from before drawing it.
+    if (replay.playing) playOn();
   }, holdAfter(replay.i) * 1000);
 }
 
