@@ -41,7 +41,7 @@ from trumps.commands.record import record
 from trumps.commands.solve import solve
 from trumps.errors import InvalidRules
 from trumps.games import GAMES, Game, new_game
-from trumps.games.base import preset_named, rules_from_text
+from trumps.games.options import preset_named, rules_from_text
 from trumps.server.quota import FairUse
 from trumps.tui import PlayOptions
 from trumps.tui import run as run_play

@@ -18,7 +18,7 @@ import trumps
 from trumps.ai import BOTS, make_bot
 from trumps.ai.base import Limits
 from trumps.games import GAMES
-from trumps.games.base import Option
+from trumps.games.options import Option
 
 LIMITS = Limits(iterations=4, nodes=300)
 # Whole-number options drawn up to this much (the defaults can be large: 10,000 plies).

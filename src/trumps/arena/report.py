@@ -63,7 +63,7 @@ from trumps.arena.stats import (
     seat_scores,
 )
 from trumps.games import GAMES
-from trumps.games.base import resolve_rules
+from trumps.games.options import resolve_rules
 
 __all__ = [
     "FORMAT",

@@ -28,7 +28,7 @@ side wins); in ``one-vs-many`` the first bot's seat decides and the field (the s
 bot's copies) gets the opposite result (a draw is a draw for both); in ``team-vs-team``
 likewise the first bot's team decides (its seats win or lose together).
 
-Rules are given as ``trumps play --rules`` takes them (``games.base.rules_from_text``):
+Rules are given as ``trumps play --rules`` takes them (``games.options.rules_from_text``):
 a preset, options ``NAME=VALUE`` over the default preset, or both; ``Matchup.rules`` is
 that text written out (``classic,teams=2``), checked against the number of seats.
 
@@ -65,7 +65,7 @@ from trumps.ai.oracle import ORACLE_LEVEL, ORACLE_NOTE, OracleBot
 from trumps.arena.executors import Executor
 from trumps.errors import IllegalAction, InvalidAction, InvalidRules
 from trumps.games import GAMES, new_game
-from trumps.games.base import preset_named, rules_from_text
+from trumps.games.options import preset_named, rules_from_text
 
 __all__ = [
     "ARENA_BOTS",

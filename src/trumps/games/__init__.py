@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from trumps.errors import InvalidPosition, InvalidRules
-from trumps.games.base import Core, Game, Option, Outcome, Preset, resolve_rules
+from trumps.games.base import Core, Game, Outcome
 from trumps.games.kozyri import Kozyri
+from trumps.games.options import Option, Preset, resolve_rules
 from trumps.games.twentyfive import TwentyFive
 
 GAMES: dict[str, type[Game]] = {

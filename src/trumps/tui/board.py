@@ -25,7 +25,7 @@ from rich.text import Text
 from trumps.cards import parse_suit
 from trumps.errors import InvalidRules
 from trumps.games import GAMES
-from trumps.games.base import resolve_rules
+from trumps.games.options import resolve_rules
 from trumps.tui.cardtext import (
     card_text,
     cards_text,

@@ -13,11 +13,12 @@ from typing import Any, ClassVar
 from trumps.cards import SUITS, card_str, card_strs, parse_suit
 from trumps.errors import IllegalAction, InvalidAction, InvalidRules
 from trumps.games.actions import KOZYRI_ACTIONS, ActionSpace
-from trumps.games.base import Game, Option, Outcome, Preset, Why, resolve_rules
+from trumps.games.base import Game, Outcome, Why
 from trumps.games.kozyri._core import DRAWN, LOST, KozyriCore, take_count
 from trumps.games.kozyri.loader import hand_result, load
 from trumps.games.kozyri.options import DEFAULT_PRESET, OPTIONS, PRESETS, make_core
 from trumps.games.kozyri.why import why_not
+from trumps.games.options import Option, Preset, resolve_rules
 
 
 def _popcount(m: int) -> int:

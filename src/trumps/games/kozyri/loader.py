@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from trumps.cards import SUITS, card_str, card_strs, mask_of, parse_suit
 from trumps.errors import InvalidAction, InvalidRules
-from trumps.games.base import Outcome, rules_from_json
+from trumps.games.base import Outcome
 from trumps.games.kozyri._core import (
     DRAWN,
     LOST,
@@ -27,6 +27,7 @@ from trumps.games.kozyri.options import (
     PRESETS,
     make_core,
 )
+from trumps.games.options import rules_from_json
 from trumps.games.position import Reader, check_unique
 
 POSITION_KEYS = (

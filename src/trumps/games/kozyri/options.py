@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from trumps.games.base import Option, Preset
 from trumps.games.kozyri._core import KozyriCore
+from trumps.games.options import Option, Preset
 
 GAME_ID = "kozyri"
 MIN_PLAYERS = 2

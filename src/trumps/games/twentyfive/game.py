@@ -38,7 +38,8 @@ from typing import Any, ClassVar
 from trumps.cards import JOKER, ROB, SUITS, card_str, cards_of
 from trumps.errors import InvalidRules
 from trumps.games.actions import TWENTYFIVE_ACTIONS, ActionSpace
-from trumps.games.base import Game, Option, Outcome, Preset, Why, resolve_rules
+from trumps.games.base import Game, Outcome, Why
+from trumps.games.options import Option, Preset, resolve_rules
 from trumps.games.twentyfive._core import PLAIN_MASKS, TwentyFiveCore
 from trumps.games.twentyfive.loader import load
 from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_config, seat_teams

@@ -7,7 +7,8 @@ from typing import Any, NamedTuple
 
 from trumps.cards import JOKER, SUITS, card_str, cards_of, mask_of
 from trumps.errors import InvalidPosition, InvalidRules
-from trumps.games.base import Outcome, rules_from_json
+from trumps.games.base import Outcome
+from trumps.games.options import rules_from_json
 from trumps.games.position import Reader, check_unique
 from trumps.games.twentyfive._core import BONUS_PLUS10, HAND_TRICKS, TwentyFiveCore
 from trumps.games.twentyfive.options import (

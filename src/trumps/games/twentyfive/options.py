@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from trumps.errors import InvalidRules
-from trumps.games.base import Option, Preset
+from trumps.games.options import Option, Preset
 from trumps.games.twentyfive._core import (
     BONUS_NONE,
     BONUS_PLUS10,
