@@ -42,8 +42,8 @@ players) and ``python_trumps_twentyfive`` (Twenty-Five, 2–10 players) with pys
   players, or two teams), constant-sum for the other Twenty-Five tables (winners minus
   losers; no draws), general-sum for Svoi Kozyri with 3–4 players (a draw sums to 0, a
   decided game to players - 2).
-- **Game length** (OpenSpiel's ``max_game_length``, which its tests check) is a bound the
-  rules guarantee. Svoi Kozyri's is ``players + max_plies`` (the trump choice, then at most
+- **Game length** (OpenSpiel's ``max_game_length``, which its tests check) is the bound the
+  rules guarantee, ``Game.max_actions()`` (the game owns it). Svoi Kozyri's is ``players + max_plies`` (the trump choice, then at most
   ``max_plies`` plays and pick-ups, K3, K17) for its one-hand match; ``match_losses`` above
   1 is refused (``ValueError`` on loading), since a drawn hand counts for nobody (K18) and a
   longer match has no bound (random play drew thousands of plies). Twenty-Five's:
@@ -210,14 +210,13 @@ def _rules_of(game: Game) -> dict[str, Any]:
 
 
 def _max_length(game: Game) -> int:
-    n, rules = game.players, _rules_of(game)
-    if game.game_id == "kozyri":
-        return n + int(rules["max_plies"])  # one hand (match_losses = 1)
-    teams = rules["teams"]
-    sides = n if teams == "none" else n // int(teams)
-    points = 5 * int(rules["points_per_trick"])
-    hands = sides * (int(rules["target"]) - 1) // points + 1
-    return hands * (5 * n + 2)
+    bound = game.max_actions()  # the game's own bound (its rules: K3, K17; F4, F10, F16, F17a)
+    if bound is None:
+        raise ValueError(
+            "match_losses above 1 is not offered in OpenSpiel: a drawn hand counts for "
+            "nobody (K18), so a longer match has no bound on its length"
+        )
+    return bound
 
 
 def _utility(game: Game) -> tuple[Any, float | None]:
@@ -244,11 +243,7 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
         if not 1 <= seeds <= MAX_DEAL_SEEDS:
             raise ValueError(f"deal_seeds is 1 to {MAX_DEAL_SEEDS}, not {seeds}")
         config = _Config(game_id, players, _rules(game_id, params), seeds)  # InvalidRules
-        if int(_rules_of(config.proto).get("match_losses", 1)) > 1:
-            raise ValueError(
-                "match_losses above 1 is not offered in OpenSpiel: a drawn hand counts for "
-                "nobody (K18), so a longer match has no bound on its length"
-            )
+        max_length = _max_length(config.proto)  # ValueError: no bound
         utility, total = _utility(config.proto)
         info = pyspiel.GameInfo(
             num_distinct_actions=config.proto.num_actions,
@@ -257,7 +252,7 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=total,
-            max_game_length=_max_length(config.proto),
+            max_game_length=max_length,
         )
         super().__init__(_game_type(game_id, utility), info, params)
         self.config = config

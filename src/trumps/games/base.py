@@ -271,6 +271,11 @@ class Game(ABC):
     def side_of(self, seat: int) -> list[int]:
         """The seats that win or lose with ``seat`` (its team, or just itself)."""
 
+    @abstractmethod
+    def max_actions(self) -> int | None:
+        """A bound the rules guarantee on the actions of this game from its start (for tools
+        that need one, such as OpenSpiel), or None when the rules set none."""
+
     @property
     @abstractmethod
     def core(self) -> Core:

@@ -188,6 +188,12 @@ class Kozyri(Game):
     def side_of(self, seat: int) -> list[int]:
         return [seat]
 
+    def max_actions(self) -> int | None:
+        # The trump choices (K3), then at most ``max_plies`` plays and pick-ups (K17) for a
+        # match of one hand; a longer match has no bound: a drawn hand counts for nobody (K18).
+        core = self._core
+        return None if core.match_losses != 1 else core.n + core.max_plies
+
     def _apply(self, code: int) -> None:
         self._core.apply(code)
 

@@ -147,6 +147,15 @@ class TwentyFive(Game):
         side = self._core.side_of[seat]
         return [s for s in range(self._core.n) if self._core.side_of[s] == side]
 
+    def max_actions(self) -> int:
+        # Each hand deals five tricks of ``points_per_trick`` (F4, F16): with ``sides``
+        # sides a game lasts at most ``sides * (target - 1) // (5 * ppt) + 1`` hands, each
+        # of at most ``5 * players + 2`` actions (the cards, a rob F10, a joker discard F17a).
+        sides = len({tuple(self.side_of(s)) for s in range(self.players)})
+        core = self._core
+        hands = sides * (core.target - 1) // (5 * core.ppt) + 1
+        return hands * (5 * core.n + 2)
+
     def play_id(self, action_id: int) -> None:
         # The research API's hot path (issue 14): the core checks and applies in one call,
         # except a trick's last card, which goes through ``_apply`` to keep what it closed.
