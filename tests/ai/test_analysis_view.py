@@ -21,7 +21,7 @@ from trumps.ai.analysis import (
     analyze_ply,
     judged_plies,
 )
-from trumps.ai.analysis_view import INACCURACY, Z, judge_view
+from trumps.ai.analysis_view import INACCURACY, Z, _mark, judge_view
 from trumps.ai.base import Limits
 from trumps.ai.simple import EasyBot
 from trumps.commands.analyze import analyze
@@ -89,10 +89,12 @@ def test_the_judgement_uses_only_the_players_view() -> None:
 def test_a_gap_inside_the_noise_is_not_marked() -> None:
     start = trumps.from_json(LAST_TRICK)
     view, legal = start.view(0), start.legal_actions()
-    verdict = judge_view(view, legal, "2S", 2, random.Random(0))  # two deals: no certainty
-    assert verdict.deals == 2
-    if verdict.mark is not None:
-        assert verdict.lost >= max(INACCURACY, Z * verdict.error)
+    # The rule itself: a loss is marked only at INACCURACY points and Z standard errors.
+    assert (INACCURACY, Z) == (5.0, 2.5)
+    assert _mark(8.0, 4.0) is None  # 8 points, but inside 2.5 errors of 4
+    assert _mark(8.0, 3.0) == "inaccuracy" and _mark(4.9, 0.0) is None
+    assert _mark(10.0, 0.1) == "mistake" and _mark(20.0, 7.9) == "blunder"
+    assert _mark(20.0, 8.1) is None  # a blunder's size, but no more than noise
     # Played the best move: never marked, whatever the numbers.
     best = judge_view(view, legal, "5H", 50, random.Random(0))
     assert best.best == "5H" and best.mark is None and best.lost == 0.0

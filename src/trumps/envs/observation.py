@@ -17,15 +17,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from trumps.cards import SUITS
-from trumps.games.actions import KOZYRI_ACTIONS, TWENTYFIVE_ACTIONS
+from trumps.cards import NUM_CARDS, SUITS
+from trumps.games import Kozyri, TwentyFive
+from trumps.games.actions import KOZYRI_ACTIONS, TWENTYFIVE_ACTIONS, ActionSpace
 
 __all__ = ["Block", "encode", "layout", "size"]
 
-KOZYRI_CARDS: Final = 36
-TWENTYFIVE_CARDS: Final = 53
-KOZYRI_SEATS: Final = 4
-TWENTYFIVE_SEATS: Final = 10
+
+def _cards(space: ActionSpace) -> int:
+    """How many of a game's action ids are cards (they come first, docs/actions.md)."""
+    return sum(1 for code in space.codes if code < NUM_CARDS)
+
+
+# What the layouts are sized by, asked of the games (K2, F2; their player counts).
+KOZYRI_CARDS: Final = _cards(KOZYRI_ACTIONS)
+TWENTYFIVE_CARDS: Final = _cards(TWENTYFIVE_ACTIONS)
+KOZYRI_SEATS: Final = Kozyri.max_players
+TWENTYFIVE_SEATS: Final = TwentyFive.max_players
+_COUNT_UNIT: Final = {"kozyri": float(KOZYRI_CARDS), "twentyfive": float(TwentyFive.HAND_SIZE)}
 
 
 @dataclass(frozen=True)
@@ -179,7 +188,7 @@ def encode(view: Mapping[str, Any]) -> list[float]:
             count = int(h["count"])
             if k > 0:
                 w.cards("known", h["known"], k - 1)
-        w.put("counts", k, count / (36.0 if game_id == "kozyri" else 5.0))
+        w.put("counts", k, count / _COUNT_UNIT[game_id])
     to_move = view.get("to_move")
     if isinstance(to_move, int):
         w.put("to_move", rel(to_move))

@@ -40,7 +40,7 @@ from trumps.errors import InvalidRules
 from trumps.games.actions import TWENTYFIVE_ACTIONS, ActionSpace
 from trumps.games.base import Game, Outcome, Why
 from trumps.games.options import Option, Preset, resolve_rules
-from trumps.games.twentyfive._core import PLAIN_MASKS, TwentyFiveCore
+from trumps.games.twentyfive._core import HAND_TRICKS, PLAIN_MASKS, TwentyFiveCore
 from trumps.games.twentyfive.loader import load
 from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_config, seat_teams
 from trumps.games.twentyfive.why import why_not
@@ -62,6 +62,8 @@ class TwentyFive(Game):
     PRESETS: ClassVar[Mapping[str, Preset]] = PRESETS
     DEFAULT_PRESET: ClassVar[str] = "classic"
     ACTIONS: ClassVar[ActionSpace] = TWENTYFIVE_ACTIONS
+    #: F4: the cards each seat is dealt (and the tricks of a hand).
+    HAND_SIZE: ClassVar[int] = HAND_TRICKS
 
     def __init__(
         self, core: TwentyFiveCore, rules: dict[str, object], teams: list[list[int]] | None
@@ -153,8 +155,8 @@ class TwentyFive(Game):
         # of at most ``5 * players + 2`` actions (the cards, a rob F10, a joker discard F17a).
         sides = len({tuple(self.side_of(s)) for s in range(self.players)})
         core = self._core
-        hands = sides * (core.target - 1) // (5 * core.ppt) + 1
-        return hands * (5 * core.n + 2)
+        hands = sides * (core.target - 1) // (HAND_TRICKS * core.ppt) + 1
+        return hands * (HAND_TRICKS * core.n + 2)
 
     def play_id(self, action_id: int) -> None:
         # The research API's hot path (issue 14): the core checks and applies in one call,
