@@ -98,6 +98,15 @@ def legal_generations(game_id: str, players: int, seconds: float) -> float:
     return _timed(run, seconds)
 
 
+def _euchre() -> Any | None:
+    """OpenSpiel's C++ euchre through ``pyspiel``, or None when open_spiel is not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel.load_game("euchre")
+
+
 def _euchre_game(game: Any, rng: random.Random) -> int:
     """One random euchre game through ``pyspiel``; the player decisions in it (chance
     outcomes, the deal, played but not counted)."""
@@ -116,11 +125,9 @@ def _euchre_game(game: Any, rng: random.Random) -> int:
 
 def openspiel_euchre(seconds: float) -> dict[str, float] | None:
     """Random euchre games (= hands) per second and legal-action generations per second."""
-    try:
-        import pyspiel
-    except ImportError:
+    game = _euchre()
+    if game is None:
         return None
-    game = pyspiel.load_game("euchre")
     rng = random.Random(1)
 
     def one_game() -> int:
@@ -179,11 +186,9 @@ def public_api(game_id: str, players: int, seconds: float, ids: bool) -> float:
 
 def euchre_decisions(seconds: float) -> float | None:
     """OpenSpiel's euchre through ``pyspiel``: player decisions per second of random games."""
-    try:
-        import pyspiel
-    except ImportError:
+    game = _euchre()
+    if game is None:
         return None
-    game = pyspiel.load_game("euchre")
     rng = random.Random(1)
 
     def one_game() -> int:
