@@ -169,6 +169,15 @@ class ServerProc:
                 self.proc.kill()
                 self.proc.wait()
 
+    def deal_from(self, seed: int | None) -> None:
+        """Deal the next table from ``seed`` (then seed + 1 …), as a fresh server given
+        ``--seed`` would: the server's test-only ``POST /api/test/deals``.  A server that
+        deals fairly (``seed`` None) is left as it is."""
+        if seed is None:
+            return
+        answer = self.post("/api/test/deals", json={"seed": seed})
+        assert answer.status_code == 204, answer.text
+
     def get(self, path: str, **kwargs: Any) -> httpx.Response:
         return httpx.get(self.http + path, timeout=TIMEOUT, **kwargs)
 

@@ -227,3 +227,26 @@ def test_a_ten_seat_twentyfive_table_of_bots_plays_to_the_end(tmp_path: Path) ->
         assert over.table_id == state.table_id and over.record_id is not None
 
     run(tmp_path, body)
+
+
+def test_a_seat_the_table_does_not_have_is_a_bad_field(tmp_path: Path) -> None:
+    """``join_table`` at a four-seat table: seat 8 (a number the protocol allows, as some
+    table may have it) is not a seat of this table: ``bad_field``, naming the seats it has;
+    a bot's seat is ``table_full``; an open seat seats the player."""
+
+    async def body(hub: Hub, _store: SqlStore) -> None:
+        host, _ = await hello(hub, "Host")
+        seats = ["human", "human", "medium", "medium"]
+        await said(hub, host, {"type": "create_table", "game": "twentyfive", "seats": seats})
+        table_id = (await next_of(host, TableState)).table_id
+        guest, _ = await hello(hub, "Guest")
+        for seat, code, words in ((8, "bad_field", "seats 0–3"), (2, "table_full", "seat 2")):
+            await said(hub, guest, {"type": "join_table", "table_id": table_id, "seat": seat})
+            refused = await next_of(guest, Error)
+            assert (refused.code, refused.table_id) == (code, table_id), refused
+            assert words in refused.message, refused.message
+        assert hub.tables[table_id].table.seat_of_owner(guest.player) is None  # nothing changed
+        await said(hub, guest, {"type": "join_table", "table_id": table_id, "seat": 1})
+        assert (await next_of(guest, TableState)).seat == 1
+
+    run_hub(tmp_path / "seats.db", body)

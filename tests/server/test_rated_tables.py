@@ -13,7 +13,8 @@ import pytest
 from server.hubkit import hello, next_of, run_hub, said
 from trumps.ratings import NEW, Rating, glicko2
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import Error, Event, GameOver, TableState, Waiting
+from trumps.server.protocol import Error, Event, GameOver, Hint, TableState, Waiting
+from trumps.server.quota import FairUse
 from trumps.server.table import Table
 from trumps.store import SqlStore
 
@@ -303,3 +304,33 @@ def test_a_rematch_of_a_rated_table_is_rated(tmp_path: Path) -> None:
         assert again.table_id != state.table_id and again.rated
 
     run(tmp_path, body)
+
+
+def test_a_rated_table_gives_no_hints_and_a_casual_one_does(tmp_path: Path) -> None:
+    """An account playing the computer rated may not ask the strongest bot for its moves:
+    ``hint`` is refused (``rated_no_hints``) and spends none of the player's hint budget
+    (one an hour here); the same account's casual game against the computer gets its hint."""
+
+    async def body(hub: Hub, store: SqlStore) -> None:
+        alice, _ = await account(hub, store, "Alice")
+        for rated in (True, False):
+            msg = {"type": "play_computer", "game": "kozyri", "level": "hard", "rated": rated}
+            await said(hub, alice, msg)
+            state = await next_of(alice, TableState)
+            assert state.rated is rated
+            while state.to_move != state.seat:  # the bot may lead: wait for my turn
+                event: Event = await next_of(alice, Event)
+                if event.to_move == state.seat:
+                    state = await state_of(hub, alice, state.table_id)
+            await said(hub, alice, {"type": "hint", "table_id": state.table_id})
+            if rated:
+                refused = await next_of(alice, Error)
+                assert refused.code == "rated_no_hints", refused
+                assert refused.table_id == state.table_id
+                assert "rated" in refused.message
+                await resign(hub, alice, state.table_id)
+            else:  # the budget of one is still whole
+                hint = await next_of(alice, Hint)
+                assert hint.table_id == state.table_id and hint.action in state.legal
+
+    run(tmp_path, body, fair=FairUse(hints_per_player=1))

@@ -16,7 +16,7 @@ from playwright.async_api import Browser
 
 from server.e2e import ServerProc
 from web.a11y import SCREENS, axe, severe
-from web.test_browser import KOZYRI_SEED, chromium, open_page
+from web.kit import KOZYRI_SEED, chromium, open_page
 
 LANGS = {"en": "en-GB", "fa": "fa-IR"}
 

@@ -33,7 +33,7 @@ from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.dialogs import SignIn
 from trumps.tui.connect.form import GUEST_CASUAL, RATED_CLOCK_NOTE, GameForm
 from trumps.tui.connect.lobby import LobbyScreen
-from trumps.tui.connect.model import TableModel
+from trumps.tui.connect.model import NO_HINTS_RATED, TableModel
 
 # The bots' fixed ratings on this server: in the duel, hard and expert only.
 BOT_RATINGS = {"kozyri-duel": {"hard": 1700.0, "expert": 1800.0}}
@@ -183,6 +183,13 @@ def test_playing_the_computer_rated_needs_a_bot_with_a_rating(
             head = app.screen.query_one("#head", Static)
             await until(pilot, lambda: " · rated" in str(head.content), "rated in the header")
             await until(pilot, lambda: t.can_act, "my first turn")
+            # No hints at a rated table: no Hint key, the reason said once in the log, and
+            # pressing h asks the server nothing.
+            assert "h" not in app.screen.active_bindings
+            said_why = [f for f in t.feed if f.data.get("text") == NO_HINTS_RATED]
+            assert len(said_why) == 1
+            await pilot.press("h")
+            assert not [m for m in sent if m["type"] == "hint"]
             before = t.event
             await pilot.press("1", "enter")
             await until(pilot, lambda: t.event > before and not t.sent, "my move to land")

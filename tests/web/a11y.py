@@ -13,7 +13,7 @@ from typing import Any
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
-from web.test_browser import set_name
+from web.kit import set_name
 
 SEVERE = ("serious", "critical")
 AXE = Axe()

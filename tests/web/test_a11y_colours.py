@@ -6,16 +6,16 @@ pile and the hand fit in the window together."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import MINE
+from web.kit import Run, open_page
 from web.test_a11y_table import EVENT, LOCALES, STATIC, vs_bots
-from web.test_browser import open_page, run
+
+SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
 # The contrast of what matters, from computed colours: [what, ratio, needed]. The felt is a
 # gradient: text on it is measured against both of its ends.
@@ -64,14 +64,6 @@ MEASURE = """() => {
 }"""
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'colours.db'}", tmp_path, seed=2026)
-    proc.start()
-    yield proc
-    proc.stop()
-
-
 async def measure(page: Page) -> list[str]:
     # The focus ring as a keyboard user sees it: moved within the hand by the arrow keys.
     await page.locator("[data-testid='hand'] button.hcard[tabindex='0']").focus()
@@ -84,7 +76,7 @@ async def measure(page: Page) -> list[str]:
 
 @pytest.mark.parametrize(("game", "players"), [("twentyfive", "4"), ("kozyri", "")])
 def test_contrast_of_the_table_in_every_language_and_theme(
-    server: ServerProc, game: str, players: str
+    server: ServerProc, game: str, players: str, run: Run
 ) -> None:
     """Both games' tables (Svoi Kozyri: the pile, the trump marks), in every language, the
     light and dark colour schemes, the standard and high-contrast themes; the theme setting
@@ -153,7 +145,7 @@ def test_card_indices_and_suits_contrast_with_the_white_face() -> None:
     [("twentyfive", "4", ".trick-area"), ("kozyri", "", ".pile-area")],
 )
 def test_at_200_percent_zoom_the_centre_and_the_hand_fit_in_the_window(
-    server: ServerProc, game: str, players: str, centre: str
+    server: ServerProc, game: str, players: str, centre: str, run: Run
 ) -> None:
     """A 1280 × 800 screen at 200 %: 640 × 400 CSS pixels. Scrolled to the hand, the trick
     (or pile) is in the window too."""

@@ -6,7 +6,6 @@ as computed in every language and theme, the compact table at 200 % zoom, the li
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,9 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import MINE
-from web.test_browser import open_page, run, set_name
+from web.kit import Run, open_page, set_name
+
+SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
 LOCALES = {"en": "en-GB", "fa": "fa-IR", "pt": "pt-BR", "fr": "fr-FR"}
 STATIC = Path(__file__).parents[2] / "src" / "trumps" / "web" / "static"
@@ -38,14 +39,6 @@ FOCUS = """() => {
 }"""
 LOGGED = """() => [...document.querySelectorAll("[data-testid='log'] li[data-event]")].map((li) =>
   ({ event: li.dataset.event, closed: li.classList.contains("closed"), text: li.textContent }))"""
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'a11y.db'}", tmp_path, seed=2026)
-    proc.start()
-    yield proc
-    proc.stop()
 
 
 async def vs_bots(page: Page, game: str, players: str = "", *, keyboard: bool = False) -> None:
@@ -86,7 +79,7 @@ async def press_and_wait(page: Page, key: str) -> None:
     await page.wait_for_function(MINE)
 
 
-def test_one_announcement_per_event_with_trick_winners(server: ServerProc) -> None:
+def test_one_announcement_per_event_with_trick_winners(server: ServerProc, run: Run) -> None:
     """A hand of Twenty-Five against three bots, read from the live region: every event
     after the table opened is announced exactly once, cards as words, each trick's winner
     and the end of the hand included, and "Your turn" once per turn of mine; the brief
@@ -140,7 +133,7 @@ def test_one_announcement_per_event_with_trick_winners(server: ServerProc) -> No
 
 @pytest.mark.parametrize(("game", "players"), [("kozyri", ""), ("twentyfive", "4")])
 def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
-    server: ServerProc, game: str, players: str
+    server: ServerProc, game: str, players: str, run: Run
 ) -> None:
     """A whole hand by keyboard alone (the number keys, Latin and Persian in turn, against
     random bots at instant pace): on entering the table, after the trump choice, after each move and at the next
@@ -170,7 +163,7 @@ def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
     run(body)
 
 
-def test_the_log_is_reachable_and_the_table_opens_at_its_top(server: ServerProc) -> None:
+def test_the_log_is_reachable_and_the_table_opens_at_its_top(server: ServerProc, run: Run) -> None:
     """On a phone the game log scrolls: it is in the tab order, with a name. The table
     opens at its top even when the lobby was scrolled down."""
 
@@ -198,7 +191,7 @@ def test_the_log_is_reachable_and_the_table_opens_at_its_top(server: ServerProc)
     ("game", "players", "centre"), [("kozyri", "", "The pile"), ("twentyfive", "4", "The trick")]
 )
 def test_headings_name_the_table_s_parts(
-    server: ServerProc, game: str, players: str, centre: str
+    server: ServerProc, game: str, players: str, centre: str, run: Run
 ) -> None:
     """A screen reader can jump between the table's parts by their headings."""
 
@@ -217,7 +210,9 @@ def test_headings_name_the_table_s_parts(
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_question_mark_lists_every_key_of_the_table(server: ServerProc, lang: str) -> None:
+def test_question_mark_lists_every_key_of_the_table(
+    server: ServerProc, lang: str, run: Run
+) -> None:
     """``?`` at the table opens the list of keys, in the page's language, with the number
     keys (Persian digits too), the hand's keys, Enter, Space, Tab, ``?`` and Escape;
     Escape closes it and the focus is back in the hand."""
@@ -267,7 +262,9 @@ SPOKEN = """const spoken = (n) => n.nodeType === 3 ? n.textContent
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_cards_and_actions_name_their_number_and_keys(server: ServerProc, lang: str) -> None:
+def test_cards_and_actions_name_their_number_and_keys(
+    server: ServerProc, lang: str, run: Run
+) -> None:
     """Issue 18 §1: a card's visible badge ('1', Persian '۱') starts its accessible name
     (WCAG 2.5.3; an action button's name is its label then its badge), and aria-keyshortcuts gives the keys that play it (the Latin digit, and
     the Persian one in Persian); a card without a badge has neither."""
@@ -305,7 +302,7 @@ def test_cards_and_actions_name_their_number_and_keys(server: ServerProc, lang: 
     run(body)
 
 
-def test_announcements_in_persian_at_svoi_kozyri(server: ServerProc) -> None:
+def test_announcements_in_persian_at_svoi_kozyri(server: ServerProc, run: Run) -> None:
     """Issue 18 §1 in Persian and the other game: a Svoi Kozyri duel against a bot, read
     from the live region: one announcement per event, in Persian (cards as Persian words,
     Persian digits, no suit symbols, no English), "Your turn" once per turn, and a pick-up
@@ -345,7 +342,7 @@ def test_announcements_in_persian_at_svoi_kozyri(server: ServerProc) -> None:
     run(body)
 
 
-def test_the_twenty_five_prompt_says_the_suit_to_follow(server: ServerProc) -> None:
+def test_the_twenty_five_prompt_says_the_suit_to_follow(server: ServerProc, run: Run) -> None:
     """Issue 18 §1 ("Your turn: you must follow hearts"): when the game holds cards back
     because a suit must be followed (F13), the prompt — and so the turn's announcement —
     says which suit, from the server's reasons; a free choice says only to play a card."""

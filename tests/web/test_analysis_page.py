@@ -30,9 +30,7 @@ from trumps.server.analysisapi import AnalysisLimits
 from trumps.server.auth import Passwords
 from trumps.store import SqlStore, TableWrite
 from web.a11y import axe, severe
-from web.test_browser import SHOTS, open_page, pytestmark, run
-
-__all__ = ["pytestmark"]
+from web.kit import SHOTS, Run, open_page
 
 DOCS_SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 PASSWORD = "correct horse battery staple 42"
@@ -157,7 +155,7 @@ async def open_replay(page: Page, game_id: int) -> None:
     await expect(page.get_by_test_id("replay-move")).to_have_attribute("data-move", "0")
 
 
-def test_analyse_shows_progress_then_the_marks_the_graph_and_why(served: Served) -> None:
+def test_analyse_shows_progress_then_the_marks_the_graph_and_why(served: Served, run: Run) -> None:
     game = served.games[MAIN]
     result = expected(game)
     marked = [m for m in result.moves if m.mark is not None]
@@ -259,7 +257,7 @@ def test_analyse_shows_progress_then_the_marks_the_graph_and_why(served: Served)
 
 @pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
 def test_an_analysed_game_shows_at_once_for_the_next_visit(
-    served: Served, lang: str, locale: str
+    served: Served, lang: str, locale: str, run: Run
 ) -> None:
     game = served.games[ROBBED]
     marked = [m for m in expected(game).moves if m.mark is not None]
@@ -314,7 +312,9 @@ def test_an_analysed_game_shows_at_once_for_the_next_visit(
     run(body)
 
 
-def test_a_refusal_is_said_and_a_running_analysis_shows_its_progress(busy: Served) -> None:
+def test_a_refusal_is_said_and_a_running_analysis_shows_its_progress(
+    busy: Served, run: Run
+) -> None:
     duel = busy.games[DUEL]
     started = busy.proc.post(
         f"/api/games/{duel.id}/analysis", headers={"Authorization": f"Bearer {busy.token}"}
@@ -387,7 +387,7 @@ def duel_analysis(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
     return analysis, next(m for m in moves if m["mark"])
 
 
-def test_a_duels_exact_analysis_words_its_reasons_and_leaves_gaps(served: Served) -> None:
+def test_a_duels_exact_analysis_words_its_reasons_and_leaves_gaps(served: Served, run: Run) -> None:
     """The duel's analysis (made up here: the real one takes minutes) as the page shows it:
     won, drawn and lost on the graph's scale, unproved values as gaps, the reason worded."""
     duel = served.games[DUEL]

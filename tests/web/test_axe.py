@@ -3,30 +3,19 @@ Persian, on a desktop and a phone: no serious or critical violation (issue 18)."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.async_api import Browser
 
 from server.e2e import ServerProc
 from web.a11y import SCREENS, axe, severe
-from web.test_browser import KOZYRI_SEED, open_page, run
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    tmp = tmp_path_factory.mktemp("axe")
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp / 'axe.db'}", tmp, seed=KOZYRI_SEED)
-    proc.start()
-    yield proc
-    proc.stop()
+from web.kit import Run, open_page
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 @pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_no_serious_or_critical_violation(
-    server: ServerProc, screen: str, lang: str, locale: str, phone: bool
+    server: ServerProc, screen: str, lang: str, locale: str, phone: bool, *, run: Run
 ) -> None:
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,9 +15,7 @@ from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, 
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-from web.test_browser import SHOTS, open_page, pytestmark, run, set_name
-
-__all__ = ["pytestmark"]
+from web.kit import SHOTS, Run, open_page, set_name
 
 # The server deals table k with seed ROB_SEED + k: at the first table of two players of
 # Twenty-Five, the person (seat 0) holds the ace of trumps and may rob.  Checked below.
@@ -29,11 +26,10 @@ Msg = dict[str, Any]
 
 
 @pytest.fixture
-def rob_server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'rob.db'}", tmp_path, seed=ROB_SEED)
-    proc.start()
-    yield proc
-    proc.stop()
+def rob_server(module_server: ServerProc) -> ServerProc:
+    """The module's server, its next table dealt from ROB_SEED."""
+    module_server.deal_from(ROB_SEED)
+    return module_server
 
 
 async def twentyfive(page: Page, players: int = 2) -> None:
@@ -44,7 +40,7 @@ async def twentyfive(page: Page, players: int = 2) -> None:
     await expect(page.get_by_test_id("table")).to_be_visible()
 
 
-def test_a_robbed_turn_up_is_no_longer_drawn_on_the_table(rob_server: ServerProc) -> None:
+def test_a_robbed_turn_up_is_no_longer_drawn_on_the_table(rob_server: ServerProc, run: Run) -> None:
     game = new_game("twentyfive", players=2, seed=ROB_SEED)
     turnup = game.view(0)["turnup"]
     robs = [a for a in game.legal_actions() if a.startswith("rob ")]
@@ -69,14 +65,6 @@ def test_a_robbed_turn_up_is_no_longer_drawn_on_the_table(rob_server: ServerProc
         await ctx.close()
 
     run(body)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'board.db'}", tmp_path, seed=1040)
-    proc.start()
-    yield proc
-    proc.stop()
 
 
 async def kozyri_cards(page: Page) -> None:
@@ -139,7 +127,9 @@ async def corners_clear(page: Page, why: str) -> list[Msg]:
 
 
 @pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
-def test_every_card_s_corner_shows_on_a_phone(server: ServerProc, lang: str, locale: str) -> None:
+def test_every_card_s_corner_shows_on_a_phone(
+    server: ServerProc, lang: str, locale: str, run: Run
+) -> None:
     """The shortcut badges and a raised card never cover a rank corner of the hand."""
 
     async def body(browser: Browser) -> None:
@@ -195,7 +185,7 @@ async def hand_fits(page: Page, why: str) -> list[Msg]:
     return cards
 
 
-def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc) -> None:
+def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, server.http + "/", phone=True, still=True)
         await set_name(page, "Aoife")
@@ -247,7 +237,7 @@ FELT = """() => {
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_large_cards_are_large_on_the_felt_too(server: ServerProc, phone: bool) -> None:
+def test_large_cards_are_large_on_the_felt_too(server: ServerProc, phone: bool, run: Run) -> None:
     """Issue 18 §3: the card-size setting is for low-vision players, so it sizes the cards
     on the table as well as the hand — the turn-up, the stock, the trick — where there is
     room (a desktop); on a phone the felt keeps its size and nothing overflows."""
@@ -325,7 +315,7 @@ async def drop_after(page: Page, state: Msg, done: Callable[[Msg], object]) -> N
     await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
 
 
-def test_after_a_resync_the_log_still_names_trick_winners(server: ServerProc) -> None:
+def test_after_a_resync_the_log_still_names_trick_winners(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         state: Msg = {"hold": False, "held": [], "seen": [], "routes": []}
 
@@ -354,7 +344,7 @@ def test_after_a_resync_the_log_still_names_trick_winners(server: ServerProc) ->
     run(body)
 
 
-def test_after_a_resync_the_log_still_counts_a_pick_up(server: ServerProc) -> None:
+def test_after_a_resync_the_log_still_counts_a_pick_up(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         state: Msg = {"hold": False, "held": [], "seen": [], "routes": []}
 
@@ -404,7 +394,9 @@ HELD_DELAY = """() => {
 @pytest.mark.parametrize(
     ("pace", "delay"), [("instant", "0s"), ("fast", "0.5s"), ("normal", "1.1s")]
 )
-def test_the_trick_hold_follows_the_table_s_pace(server: ServerProc, pace: str, delay: str) -> None:
+def test_the_trick_hold_follows_the_table_s_pace(
+    server: ServerProc, pace: str, delay: str, run: Run
+) -> None:
     """A finished trick stays in place for the table's pace before it is gathered: the page
     adds no hold of its own at an instant table."""
 
@@ -436,7 +428,7 @@ def test_the_trick_hold_follows_the_table_s_pace(server: ServerProc, pace: str, 
     run(body)
 
 
-def test_the_table_shows_who_watches(server: ServerProc) -> None:
+def test_the_table_shows_who_watches(server: ServerProc, run: Run) -> None:
     """Everyone at a table sees the spectators' count and names; the list follows people
     coming and going, and a crowd shows its first names and how many more."""
 

@@ -7,121 +7,17 @@ in each language are saved under ``artifacts/screenshots/`` as test artifacts.
 
 from __future__ import annotations
 
-import asyncio
-import os
-import shutil
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
-from pathlib import Path
-
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
+from playwright.async_api import Browser, expect
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(os.environ.get("TRUMPS_ARTIFACTS", Path(__file__).parents[2] / "artifacts"))
-SHOTS = ARTIFACTS / "screenshots"
-KOZYRI_SEED = 1040  # a short duel when both players play their lowest legal card
-WAIT = 20_000  # ms any single expectation may take
-
-pytestmark = pytest.mark.skipif(
-    shutil.which("chromium") is None, reason="Debian's chromium is installed by .ci/run"
-)
+from web.kit import KOZYRI_SEED, SHOTS, Run, open_page, play, set_name
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", tmp_path, seed=KOZYRI_SEED)
-    proc.start()
-    yield proc
-    proc.stop()
-
-
-@asynccontextmanager
-async def chromium() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
-
-
-def run(body: Callable[[Browser], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with chromium() as browser:
-            await asyncio.wait_for(body(browser), 240)
-
-    asyncio.run(main())
-
-
-async def open_page(
-    browser: Browser,
-    url: str,
-    *,
-    locale: str = "en-GB",
-    phone: bool = False,
-    name: str | None = None,
-    still: bool = False,
-    setup: Callable[[BrowserContext], Awaitable[None]] | None = None,
-) -> tuple[BrowserContext, Page]:
-    """A new browser profile at ``url``; ``name`` as if the player had saved it before;
-    ``still`` asks for reduced motion (steady screenshots, and that path tested too);
-    ``setup`` runs on the profile before the page opens (routes that watch or stand in)."""
-    options: dict[str, object] = {"locale": locale}
-    if still:
-        options["reduced_motion"] = "reduce"
-    if phone:
-        options.update(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    context = await browser.new_context(**options)  # type: ignore[arg-type]
-    if name is not None:
-        await context.add_init_script(f"localStorage.setItem('trumps.name', {name!r})")
-    if setup is not None:
-        await setup(context)
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    await page.goto(url)
-    await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
-    page.set_default_timeout(WAIT)
-    assert not errors, errors
-    return context, page
-
-
-async def set_name(page: Page, name: str) -> None:
-    await page.get_by_test_id("name-input").fill(name)
-    await page.get_by_test_id("name-save").click()
-    await expect(page.get_by_test_id("connection")).to_have_attribute(
-        "data-state", "online", timeout=WAIT
-    )
-
-
-def control_id(action: str) -> str:
-    """The test id of the control for ``action``: a card or a word action."""
-    if len(action) == 2:
-        return f"card-{action}"
-    return "action-" + action.replace(" ", "-")
-
-
-async def play(page: Page, action: str) -> None:
-    control = page.get_by_test_id(control_id(action))
-    if len(action) == 2:  # a card; word actions are shown only when legal
-        await expect(control).to_have_attribute("data-legal", "true")
-    await control.click()
-
-
-def test_two_browsers_play_a_whole_duel_through_the_invite_link(server: ServerProc) -> None:
+def test_two_browsers_play_a_whole_duel_through_the_invite_link(
+    server: ServerProc, run: Run
+) -> None:
     """Two browser contexts create and join a table through the invite link and play a
     whole seeded 2-player Svoi Kozyri game by clicking cards, ending on the result screen."""
 
@@ -175,7 +71,7 @@ def test_two_browsers_play_a_whole_duel_through_the_invite_link(server: ServerPr
     run(body)
 
 
-def test_one_player_against_three_bots_with_a_reload(server: ServerProc) -> None:
+def test_one_player_against_three_bots_with_a_reload(server: ServerProc, run: Run) -> None:
     """One player plays a Twenty-Five game against three bots to the end; a reload
     mid-game restores the seat."""
 
@@ -226,7 +122,9 @@ def test_one_player_against_three_bots_with_a_reload(server: ServerProc) -> None
 @pytest.mark.parametrize(
     ("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR"), ("pt", "pt-BR"), ("fr", "fr-FR")]
 )
-def test_each_language_lobby_and_table(server: ServerProc, lang: str, locale: str) -> None:
+def test_each_language_lobby_and_table(
+    server: ServerProc, lang: str, locale: str, run: Run
+) -> None:
     """Every language is chosen from the browser; Persian is right-to-left with translated
     strings and Persian digits; screenshots of the lobby and a table in each language."""
 
@@ -270,7 +168,9 @@ async def english_lobby_text(browser: Browser, server: ServerProc) -> str:
     return text
 
 
-def test_keyboard_only_play_with_card_names_for_screen_readers(server: ServerProc) -> None:
+def test_keyboard_only_play_with_card_names_for_screen_readers(
+    server: ServerProc, run: Run
+) -> None:
     """Accessibility: every card has a spoken name, and a whole turn is played with the
     keyboard alone (Tab into the hand, arrows along it, Enter on a legal card)."""
 

@@ -5,29 +5,13 @@ shown once and gone for good when dismissed (localStorage).  Same harness as
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from playwright.async_api import Browser, expect
 
 from server.e2e import ServerProc
-from web.test_browser import CHROMIUM, KOZYRI_SEED, SHOTS, open_page, run, set_name
-
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="Debian's chromium is installed by .ci/run"
-)
+from web.kit import SHOTS, Run, open_page, set_name
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", tmp_path, seed=KOZYRI_SEED)
-    proc.start()
-    yield proc
-    proc.stop()
-
-
-def test_how_to_play_from_the_lobby_and_the_table_in_persian(server: ServerProc) -> None:
+def test_how_to_play_from_the_lobby_and_the_table_in_persian(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, server.http + "/", locale="fa-IR", still=True)
         await set_name(page, "Olena")

@@ -9,8 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,27 +17,17 @@ from playwright.async_api import Browser, BrowserContext, Page, Route, WebSocket
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-from web.test_browser import CHROMIUM, SHOTS, open_page, run, set_name
+from web.kit import SHOTS, Run, open_page, set_name
 
 # The server deals table k (counting from 0) with seed JOKER_SEED + k.  With the joker in,
 # two players: the first table's dealer is seat 0 (the person) and turns up the joker; the
 # second table's dealer is seat 1 (the bot) and does too.  Checked in the test.
 JOKER_SEED = 1505
+SEED = JOKER_SEED  # the module's server (conftest.py)
 WS_URL = re.compile(r"/ws$")
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="Debian's chromium is installed by .ci/run"
-)
 
 Msg = dict[str, Any]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", tmp_path, seed=JOKER_SEED)
-    proc.start()
-    yield proc
-    proc.stop()
 
 
 def relay(
@@ -75,7 +64,7 @@ async def options_of(page: Page, test_id: str) -> list[str]:
 # ------------------------------------------------------------------ the lobby's lists
 
 
-def test_lobby_lists_come_from_the_catalog(server: ServerProc) -> None:
+def test_lobby_lists_come_from_the_catalog(server: ServerProc, run: Run) -> None:
     """The game, player-count, level and preset lists are the server's catalog: first as it
     is, then a doctored one served in its place (so no list can be a constant of the page);
     a catalog that fails to load is said so, with a way to try again."""
@@ -167,7 +156,7 @@ def test_lobby_lists_come_from_the_catalog(server: ServerProc) -> None:
 # ------------------------------------------------------------------ the pick-up count
 
 
-def test_take_shows_the_views_take_count(server: ServerProc) -> None:
+def test_take_shows_the_views_take_count(server: ServerProc, run: Run) -> None:
     """Svoi Kozyri, pagat rules (picking up is always allowed, K11) against a random bot:
     when a card is to beat, the take button and the prompt say how many cards the view's
     ``take_count`` (K12) says a pick-up takes."""
@@ -244,7 +233,7 @@ def test_take_shows_the_views_take_count(server: ServerProc) -> None:
 # ------------------------------------------------------------------ the joker discard
 
 
-def test_joker_discard_prompt_and_log(server: ServerProc) -> None:
+def test_joker_discard_prompt_and_log(server: ServerProc, run: Run) -> None:
     """F17a with the joker in: the dealer who turns it up discards a card face down.  The
     page calls it a discard (never robbing), offers the hand's cards, and its log names
     the card to the dealer only; the others see "discarded a card" and receive the bare

@@ -6,31 +6,17 @@ player's language when the card is clicked or focused, and as its tooltip.  Same
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.test_browser import CHROMIUM, KOZYRI_SEED, SHOTS, open_page, run, set_name
-
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="Debian's chromium is installed by .ci/run"
-)
+from web.kit import SHOTS, Run, open_page, set_name
 
 MINE = (
     "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
     " || !document.querySelector(\"[data-testid='result']\")?.hidden"
 )
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", tmp_path, seed=KOZYRI_SEED)
-    proc.start()
-    yield proc
-    proc.stop()
 
 
 async def to_a_dimmed_card(page: Page) -> str:
@@ -58,7 +44,7 @@ async def to_a_dimmed_card(page: Page) -> str:
 
 @pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
 def test_a_dimmed_card_says_why_in_the_players_language(
-    server: ServerProc, lang: str, locale: str
+    server: ServerProc, lang: str, locale: str, run: Run
 ) -> None:
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, server.http + "/", locale=locale, still=True)
@@ -97,7 +83,7 @@ def test_a_dimmed_card_says_why_in_the_players_language(
 
 
 @pytest.mark.parametrize("key", ["Enter", "Space"])
-def test_enter_or_space_on_a_dimmed_card_says_why(server: ServerProc, key: str) -> None:
+def test_enter_or_space_on_a_dimmed_card_says_why(server: ServerProc, key: str, run: Run) -> None:
     """Issue 18 §1: a keyboard player pressing Enter or Space on a dimmed card hears why it
     cannot be played (the live region under the hand), and nothing is sent."""
 
@@ -134,7 +120,7 @@ def test_enter_or_space_on_a_dimmed_card_says_why(server: ServerProc, key: str) 
     run(body)
 
 
-def test_a_hint_in_persian_is_a_sentence_with_persian_digits(server: ServerProc) -> None:
+def test_a_hint_in_persian_is_a_sentence_with_persian_digits(server: ServerProc, run: Run) -> None:
     """The hint is the bot's structured reason worded in the page's language (here the duel's
     solver: a forced win or loss in so many moves, or a search so many moves deep), with
     Persian digits, and none of the engine's log words."""

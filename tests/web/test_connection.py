@@ -14,9 +14,7 @@ import re
 from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from server.e2e import ServerProc
-from web.test_browser import SHOTS, WAIT, open_page, pytestmark, run, server, set_name
-
-__all__ = ["pytestmark", "server"]
+from web.kit import SHOTS, WAIT, Run, open_page, set_name
 
 WS_URL = re.compile(r"/ws$")
 # What may be played now: a raised card, or an enabled word (take, a trump suit, rob …).
@@ -46,6 +44,7 @@ async def nothing_playable(page: Page) -> None:
 
 def test_the_server_gone_covers_the_table_and_retry_now_reconnects_at_once(
     server: ServerProc,
+    run: Run,
 ) -> None:
     async def body(browser: Browser) -> None:
         up = {"on": True}
@@ -116,6 +115,7 @@ def test_the_server_gone_covers_the_table_and_retry_now_reconnects_at_once(
 
 def test_a_second_tab_takes_the_seat_and_the_first_may_take_it_back(
     server: ServerProc,
+    run: Run,
 ) -> None:
     async def body(browser: Browser) -> None:
         context = await browser.new_context(locale="en-GB")
@@ -149,7 +149,7 @@ def test_a_second_tab_takes_the_seat_and_the_first_may_take_it_back(
     run(body)
 
 
-def test_a_reload_and_a_leave_are_worded_as_what_happened(server: ServerProc) -> None:
+def test_a_reload_and_a_leave_are_worded_as_what_happened(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         ctx_a, olena = await open_page(browser, server.http + "/")
         await set_name(olena, "Olena")
@@ -184,7 +184,9 @@ def test_a_reload_and_a_leave_are_worded_as_what_happened(server: ServerProc) ->
     run(body)
 
 
-def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(server: ServerProc) -> None:
+def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(
+    server: ServerProc, run: Run
+) -> None:
     """Ana starts a duel against the random bot (no grace period) and closes the page while
     Bo watches: the takeover bot finishes it (a table nobody watches would wait for her:
     issue 17); her history says a bot finished it, not "You won!"."""

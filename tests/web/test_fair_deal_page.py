@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, Route, expect
 
 from server.e2e import ServerProc
 from trumps.records import verify
-from web.test_browser import open_page, run
+from web.kit import Run, open_page
 
 WAIT = 20_000
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     """A server as players run it: no fixed --seed, so its deals are committed to."""
+    tmp_path = tmp_path_factory.mktemp("fair")
     proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'fair.db'}", tmp_path, seed=None)
     proc.start()
     yield proc
@@ -40,7 +40,7 @@ async def play_and_resign(page: Page) -> str:
     return href.split("/api/games/")[1].split("?")[0]
 
 
-def test_the_page_contributes_and_verifies_the_finished_game(server: ServerProc) -> None:
+def test_the_page_contributes_and_verifies_the_finished_game(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         _, page = await open_page(browser, server.http + "/", name="Ana")
         game_id = await play_and_resign(page)
@@ -60,7 +60,7 @@ def test_the_page_contributes_and_verifies_the_finished_game(server: ServerProc)
     run(body)
 
 
-def test_a_tampered_record_is_shown_as_failing(server: ServerProc) -> None:
+def test_a_tampered_record_is_shown_as_failing(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         context, page = await open_page(browser, server.http + "/", name="Rui")
 

@@ -14,33 +14,20 @@ first hand, seat 3 in the second: the deal does not depend on the play).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
 
 from server.e2e import ServerProc
 from trumps.cards import SUIT_SYMBOLS
 from trumps.games.twentyfive.options import OPTIONS
-from web.test_browser import open_page, pytestmark, run
+from web.kit import Run, open_page
 from web.test_browser_rules import WS_URL, relay
 from web.test_rules_editor import open_more
-
-__all__ = ["pytestmark"]
 
 SEED = 1002  # the first table's deal: a bot robs in hand 1 and in hand 2
 HANDS = 2
 SUITS = "SHDC"  # trumps.cards order, for SUIT_SYMBOLS
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'summary.db'}", tmp_path, seed=SEED)
-    proc.start()
-    yield proc
-    proc.stop()
 
 
 def card_text(card: str) -> str:
@@ -92,6 +79,7 @@ async def my_turn_or_summary(page: Page) -> None:
 
 def test_two_hands_are_summed_up_with_the_robber_the_turn_up_and_a_score_history(
     server: ServerProc,
+    run: Run,
 ) -> None:
     received: list[dict[str, Any]] = []
 

@@ -9,9 +9,7 @@ from playwright.async_api import Browser
 
 from ai.test_bot_reasons import hint_codes
 from server.e2e import ServerProc
-from web.test_browser import open_page, pytestmark, run, server
-
-__all__ = ["pytestmark", "server"]
+from web.kit import Run, open_page
 
 WORDS_JS = """async ([codes]) => {
   const base = document.querySelector("script[type=module]").src;
@@ -28,7 +26,7 @@ WORDS_JS = """async ([codes]) => {
 }"""
 
 
-def test_every_hint_reason_is_a_sentence_in_every_language(server: ServerProc) -> None:
+def test_every_hint_reason_is_a_sentence_in_every_language(server: ServerProc, run: Run) -> None:
     codes = hint_codes()
 
     async def body(browser: Browser) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from playwright.async_api import Browser, BrowserContext, expect
 
 from server.e2e import ServerProc
-from web.test_browser import open_page, pytestmark, run, server, set_name
-
-__all__ = ["pytestmark", "server"]
+from web.kit import Run, open_page, set_name
 
 
-def test_a_game_against_the_computer_is_offered_to_watch_not_to_join(server: ServerProc) -> None:
+def test_a_game_against_the_computer_is_offered_to_watch_not_to_join(
+    server: ServerProc, run: Run
+) -> None:
     """Ana plays the computer; in Rui's lobby her table has a Watch button and no Join
     button that could never work (it had a dead Join)."""
 
@@ -27,7 +27,7 @@ def test_a_game_against_the_computer_is_offered_to_watch_not_to_join(server: Ser
     run(body)
 
 
-def test_a_first_visit_in_persian_gets_a_persian_guest_name(server: ServerProc) -> None:
+def test_a_first_visit_in_persian_gets_a_persian_guest_name(server: ServerProc, run: Run) -> None:
     """Without a saved name the page says who you are in your language ("Guest" stayed
     English in Persian)."""
 
@@ -70,6 +70,7 @@ LATIN_DIGITS_JS = """(form) => [form.innerText,
 
 def test_the_create_form_fits_its_box_in_every_language_on_a_phone_and_a_desktop(
     server: ServerProc,
+    run: Run,
 ) -> None:
     """ "More options" overflowed its box on a phone (English) and on a desktop in
     Portuguese and French; in Persian the timeout choice was cut off and the grace period
@@ -93,7 +94,7 @@ def test_the_create_form_fits_its_box_in_every_language_on_a_phone_and_a_desktop
     run(body)
 
 
-def test_the_page_works_under_its_content_security_policy(server: ServerProc) -> None:
+def test_the_page_works_under_its_content_security_policy(server: ServerProc, run: Run) -> None:
     """The server forbids inline script and style (issue "Hardening the service"): the
     lobby and a Twenty-Five game against bots run with no refusal in the console, and the
     policy is the one the page was served with."""
@@ -122,7 +123,7 @@ def test_the_page_works_under_its_content_security_policy(server: ServerProc) ->
     run(body)
 
 
-def test_bots_are_named_in_the_page_language_and_told_apart(server: ServerProc) -> None:
+def test_bots_are_named_in_the_page_language_and_told_apart(server: ServerProc, run: Run) -> None:
     """Three medium bots at one table: each has its own number, in Persian words and
     digits (the page showed the server's English "medium bot 1")."""
 
@@ -140,7 +141,9 @@ def test_bots_are_named_in_the_page_language_and_told_apart(server: ServerProc) 
     run(body)
 
 
-def test_lists_of_players_are_written_with_the_languages_comma(server: ServerProc) -> None:
+def test_lists_of_players_are_written_with_the_languages_comma(
+    server: ServerProc, run: Run
+) -> None:
     """Persian lists use "،": the history list wrote a Latin comma between the players."""
 
     async def body(browser: Browser) -> None:
@@ -159,7 +162,7 @@ def test_lists_of_players_are_written_with_the_languages_comma(server: ServerPro
     run(body)
 
 
-def test_a_first_visit_asks_for_a_name_once(server: ServerProc) -> None:
+def test_a_first_visit_asks_for_a_name_once(server: ServerProc, run: Run) -> None:
     """A new player was "Guest" without being asked: the lobby now asks (focused), and
     once a name is chosen it asks no more, after a reload too."""
 
@@ -193,7 +196,9 @@ window.Notification = class {
 """
 
 
-def test_turn_alerts_tell_a_player_in_another_tab_once_per_turn(server: ServerProc) -> None:
+def test_turn_alerts_tell_a_player_in_another_tab_once_per_turn(
+    server: ServerProc, run: Run
+) -> None:
     """With "Turn alerts" on, the turn coming back while the tab is hidden gives one
     notification; off (the default) or in view, none."""
 
@@ -239,7 +244,7 @@ def test_turn_alerts_tell_a_player_in_another_tab_once_per_turn(server: ServerPr
     run(body)
 
 
-def test_number_keys_go_left_to_right_along_the_hand(server: ServerProc) -> None:
+def test_number_keys_go_left_to_right_along_the_hand(server: ServerProc, run: Run) -> None:
     """The shortcut badges were in the server's order (2, 4, 6, 8 on one suit and 1, 3, 5,
     7 on another): they now count along the hand as it is drawn, and each key plays the
     card that shows its number."""
@@ -266,7 +271,7 @@ def test_number_keys_go_left_to_right_along_the_hand(server: ServerProc) -> None
     run(body)
 
 
-def test_the_invite_box_is_for_a_player_waiting_for_others(server: ServerProc) -> None:
+def test_the_invite_box_is_for_a_player_waiting_for_others(server: ServerProc, run: Run) -> None:
     """The invite link of a private table showed to spectators and on the full table."""
 
     async def body(browser: Browser) -> None:

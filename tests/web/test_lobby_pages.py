@@ -13,9 +13,7 @@ from websockets.asyncio.client import connect
 
 from server.e2e import ServerProc
 from trumps.server.lobby import LOBBY_PAGE
-from web.test_browser import open_page, pytestmark, run
-
-__all__ = ["pytestmark"]
+from web.kit import Run, open_page
 
 MAKERS, EACH = 6, 9  # 54 public tables: more than a page, each maker under its own cap
 
@@ -49,7 +47,7 @@ async def make_tables(server: ServerProc) -> list:  # type: ignore[type-arg]
     return sockets
 
 
-def test_the_lobby_shows_its_tables_a_page_at_a_time(server: ServerProc) -> None:
+def test_the_lobby_shows_its_tables_a_page_at_a_time(server: ServerProc, run: Run) -> None:
     total = MAKERS * EACH
     assert total > LOBBY_PAGE
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 from playwright.async_api import Browser, Locator, Page, expect
 
 from server.e2e import ServerProc
-from web.test_browser import open_page, pytestmark, run, server
-
-__all__ = ["pytestmark", "server"]
+from web.kit import Run, open_page
 
 NAME = "<img src=x onerror=window.__x=1>"
 CHAT = "<b>bold</b><script>window.__y=1</script>"
@@ -59,7 +57,7 @@ async def play_computer(page: Page) -> None:
     await expect(page.get_by_test_id("resign")).to_be_visible()
 
 
-def test_names_and_chat_with_markup_are_shown_as_text(server: ServerProc) -> None:
+def test_names_and_chat_with_markup_are_shown_as_text(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         problems: list[str] = []
         _, rui = await open_page(browser, server.http + "/", name="Rui")

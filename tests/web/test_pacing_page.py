@@ -22,7 +22,7 @@ from PIL import Image
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc
-from web.test_browser import SHOTS, open_page, run, set_name
+from web.kit import SHOTS, Run, open_page, set_name
 from web.test_browser_rules import WS_URL, relay
 
 # Written as test artifacts; the copies in docs/screenshots/ are these, looked at.
@@ -84,7 +84,7 @@ def shown_for(samples: list[dict[str, Any]]) -> list[tuple[str, str, float, bool
     return out
 
 
-def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc) -> None:
+def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, paced.http + "/")
         await set_name(page, "Aoife")
@@ -183,15 +183,23 @@ REPLAY_SAMPLER = """() => {
 }"""
 
 
-@pytest.fixture
-def instant(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}", tmp_path, seed=2026)
+@pytest.fixture(scope="module")
+def instant_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    tmp = tmp_path_factory.mktemp("instant")
+    proc = ServerProc(f"sqlite+aiosqlite:///{tmp / 'replay.db'}", tmp, seed=2026)
     proc.start()
     yield proc
     proc.stop()
 
 
-def test_a_replay_played_back_keeps_the_table_s_pace(instant: ServerProc) -> None:
+@pytest.fixture
+def instant(instant_server: ServerProc) -> ServerProc:
+    """The module's server with instant bots, its next table dealt from seed 2026."""
+    instant_server.deal_from(2026)
+    return instant_server
+
+
+def test_a_replay_played_back_keeps_the_table_s_pace(instant: ServerProc, run: Run) -> None:
     """A finished game played back in the replay viewer moves at the live table's pace: about
     a second a move, longer on a finished trick, which stays drawn with its winner."""
 
@@ -250,6 +258,7 @@ def test_a_replay_played_back_keeps_the_table_s_pace(instant: ServerProc) -> Non
 
 def test_the_log_names_the_move_made_on_a_timeout_and_a_pick_up_s_size(
     instant: ServerProc,
+    run: Run,
 ) -> None:
     """Svoi Kozyri against a bot with a one-second clock (the page's request is turned into
     one by the test's WebSocket relay): the log says which move was made for the player
@@ -299,7 +308,9 @@ def test_the_log_names_the_move_made_on_a_timeout_and_a_pick_up_s_size(
     run(body)
 
 
-def test_the_animation_setting_asks_for_faster_bots_in_a_new_game(instant: ServerProc) -> None:
+def test_the_animation_setting_asks_for_faster_bots_in_a_new_game(
+    instant: ServerProc, run: Run
+) -> None:
     """A player who chose fast (or no) animations gets fast bots in the next game."""
     sent: list[dict[str, Any]] = []
 

@@ -11,12 +11,10 @@ from typing import Any
 from playwright.async_api import Browser
 
 from server.e2e import ServerProc
-from web.test_browser import open_page, pytestmark, run, server, set_name
-
-__all__ = ["pytestmark", "server"]
+from web.kit import Run, open_page, set_name
 
 
-def test_a_reload_fetches_the_page_alone(server: ServerProc) -> None:
+def test_a_reload_fetches_the_page_alone(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         context, page = await open_page(browser, server.http + "/")
         await set_name(page, "Ana")

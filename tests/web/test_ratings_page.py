@@ -8,6 +8,7 @@ accessibility violation."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -20,10 +21,8 @@ from server.e2e import ServerProc
 from trumps.games import new_game
 from trumps.ratings import Rating, calibration_json
 from web.a11y import axe, severe
+from web.kit import KOZYRI_SEED, Run, open_page
 from web.ratingseed import PASSWORD, Seeded, seed
-from web.test_browser import KOZYRI_SEED, open_page, pytestmark, run, server
-
-__all__ = ["pytestmark", "server"]
 
 DOCS_SHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 # The bots' fixed ratings of the seeded server (trumps serve --bot-ratings), so that what
@@ -35,8 +34,13 @@ BOTS = {
 Setup = Callable[[BrowserContext], Awaitable[None]]
 
 
+_ACCOUNTS = itertools.count(1)
+
+
 def new_account(server: ServerProc, login: str, name: str) -> tuple[int, str]:
-    """A new account made over HTTP: its player id and resume token."""
+    """A new account made over HTTP: its player id and resume token.  The login gets a
+    suffix of its own: the module's tests share one server."""
+    login = f"{login}-{next(_ACCOUNTS)}"
     made = server.post("/api/accounts", json={"login": login, "password": PASSWORD, "name": name})
     assert made.status_code == 201, made.text
     return int(made.json()["player_id"]), str(made.json()["resume_token"])
@@ -59,7 +63,9 @@ def signed_in(token: str, *more: Setup) -> Setup:
 # ---------------------------------------------------------------- a rated game, live
 
 
-def test_a_rated_game_between_two_accounts_shows_each_rating_change(server: ServerProc) -> None:
+def test_a_rated_game_between_two_accounts_shows_each_rating_change(
+    server: ServerProc, run: Run
+) -> None:
     """Olena creates a rated table, Taras (an account too) joins it from the lobby, where it
     is marked Rated; after one move he resigns. Both result panels say what the game did to
     their rating, as GET /api/games does, provisional marked; the line arrives without
@@ -153,7 +159,9 @@ def test_a_rated_game_between_two_accounts_shows_each_rating_change(server: Serv
     run(body)
 
 
-def test_quick_match_is_rated_for_an_account_and_casual_when_asked(server: ServerProc) -> None:
+def test_quick_match_is_rated_for_an_account_and_casual_when_asked(
+    server: ServerProc, run: Run
+) -> None:
     _, token = new_account(server, "ana", "Ana")
 
     async def body(browser: Browser) -> None:
@@ -177,6 +185,7 @@ def test_quick_match_is_rated_for_an_account_and_casual_when_asked(server: Serve
 
 def test_a_guest_sees_rated_off_with_the_reason_and_cannot_join_a_rated_table(
     server: ServerProc,
+    run: Run,
 ) -> None:
     _, token = new_account(server, "ana", "Ana")
 
@@ -250,6 +259,7 @@ def board_api(proc: ServerProc, family: str) -> dict[str, Any]:
 
 def test_the_leaderboard_lists_settled_accounts_with_the_bots_among_them(
     seeded: tuple[ServerProc, Seeded, str],
+    run: Run,
 ) -> None:
     proc, data, _ = seeded
     board = board_api(proc, "kozyri-duel")
@@ -317,6 +327,7 @@ def test_the_leaderboard_lists_settled_accounts_with_the_bots_among_them(
 
 def test_a_profile_shows_ratings_plots_results_opponents_and_games(
     seeded: tuple[ServerProc, Seeded, str],
+    run: Run,
 ) -> None:
     proc, data, _ = seeded
     ana = data.ids["ana"]
@@ -401,6 +412,7 @@ def test_a_profile_shows_ratings_plots_results_opponents_and_games(
 
 def test_the_keyboard_reaches_the_rated_choice_the_leaderboard_and_a_profile(
     seeded: tuple[ServerProc, Seeded, str],
+    run: Run,
 ) -> None:
     async def body(browser: Browser) -> None:
         page = await as_ana(browser, seeded, "/")
@@ -437,7 +449,9 @@ def test_the_keyboard_reaches_the_rated_choice_the_leaderboard_and_a_profile(
     run(body)
 
 
-def test_rating_views_in_persian_read_right_to_left(seeded: tuple[ServerProc, Seeded, str]) -> None:
+def test_rating_views_in_persian_read_right_to_left(
+    seeded: tuple[ServerProc, Seeded, str], run: Run
+) -> None:
     proc, data, _ = seeded
     ana = data.ids["ana"]
 
@@ -482,7 +496,7 @@ def test_rating_views_in_persian_read_right_to_left(seeded: tuple[ServerProc, Se
 
 @pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
 def test_no_serious_accessibility_violation_on_the_rating_views(
-    seeded: tuple[ServerProc, Seeded, str], lang: str, locale: str
+    seeded: tuple[ServerProc, Seeded, str], lang: str, locale: str, run: Run
 ) -> None:
     _, data, _ = seeded
 

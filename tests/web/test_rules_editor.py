@@ -17,10 +17,8 @@ from server.e2e import ServerProc
 from trumps.games.kozyri.options import OPTIONS as KOZYRI_OPTIONS
 from trumps.games.twentyfive.options import OPTIONS as TWENTYFIVE_OPTIONS
 from trumps.games.twentyfive.options import PRESETS as TWENTYFIVE_PRESETS
-from web.test_browser import open_page, pytestmark, run, server
+from web.kit import Run, open_page
 from web.test_lobby_details import LATIN_DIGITS_JS, OVERFLOW_JS
-
-__all__ = ["pytestmark", "server"]
 
 # Nothing wider than the page, and each rule's label and field inside the editor's box.
 EDITOR_JS = """() => {
@@ -53,6 +51,7 @@ def sent_frames(page: Page) -> list[dict[str, Any]]:
 
 def test_the_editor_offers_every_option_and_a_custom_table_says_what_differs(
     server: ServerProc,
+    run: Run,
 ) -> None:
     """Each option of each game has a field with the preset's value; Forty-Five fills the
     target; a changed option makes the rules custom; the table is created with those rules
@@ -95,12 +94,14 @@ def test_the_editor_offers_every_option_and_a_custom_table_says_what_differs(
     run(body)
 
 
-def test_a_refused_combination_is_said_in_french_and_creates_nothing(server: ServerProc) -> None:
+def test_a_refused_combination_is_said_in_french_and_creates_nothing(
+    server: ServerProc, run: Run
+) -> None:
     """Pairs at a three-seat Twenty-Five table: the server refuses; the form says which
     rule and what fits, in French, marks the field, and no table is opened or listed."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", locale="fr-FR", name="Ana")
+        _, page = await open_page(browser, server.http + "/", locale="fr-FR", name="Noor")
         await open_more(page, "twentyfive")
         await page.get_by_test_id("create-seats").select_option("3")
         await page.get_by_test_id("rule-teams").select_option(label="par deux")
@@ -111,8 +112,12 @@ def test_a_refused_combination_is_said_in_french_and_creates_nothing(server: Ser
         )
         await expect(page.get_by_test_id("rule-teams")).to_have_attribute("aria-invalid", "true")
         await expect(page.get_by_test_id("table")).to_be_hidden()
+        # Nothing was opened: the server lists no table of Noor's (the module's other tests
+        # share the server, so the list need not be empty), and neither does the page.
+        public = server.get("/api/tables").json()["tables"]
+        assert not [t for t in public if any(s.get("name") == "Noor" for s in t["seats"])]
         _, rui = await open_page(browser, server.http + "/", name="Rui")
-        await expect(rui.get_by_text("No public tables right now")).to_be_visible()
+        await expect(rui.locator(".table-list li", has_text="Noor")).to_have_count(0)
         # Fixed (four seats): the message goes and the table opens.
         await page.get_by_test_id("create-seats").select_option("4")
         await expect(error).to_be_hidden()
@@ -123,7 +128,7 @@ def test_a_refused_combination_is_said_in_french_and_creates_nothing(server: Ser
     run(body)
 
 
-def test_the_bots_pace_is_a_choice_of_the_form(server: ServerProc) -> None:
+def test_the_bots_pace_is_a_choice_of_the_form(server: ServerProc, run: Run) -> None:
     """The form offers the server's paces and sends the one chosen as ``bot_pace``."""
 
     async def body(browser: Browser) -> None:
@@ -146,7 +151,9 @@ def test_the_bots_pace_is_a_choice_of_the_form(server: ServerProc) -> None:
     run(body)
 
 
-def test_the_editor_fits_a_phone_and_a_desktop_in_every_language(server: ServerProc) -> None:
+def test_the_editor_fits_a_phone_and_a_desktop_in_every_language(
+    server: ServerProc, run: Run
+) -> None:
     """Both games' editors open, in four languages, at 360×740 and on a desktop: nothing
     outside its box or cut off, no sideways scroll, Persian figures in Persian digits."""
 

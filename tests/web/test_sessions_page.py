@@ -8,9 +8,7 @@ import httpx
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.test_browser import WAIT, open_page, pytestmark, run, server
-
-__all__ = ["pytestmark", "server"]
+from web.kit import WAIT, Run, open_page
 
 PASSWORD = "correct horse battery staple 42"
 
@@ -27,7 +25,7 @@ async def account_form(page: Page, kind: str, login: str, password: str) -> None
     await form.locator("button[type=submit]").click()
 
 
-def test_a_weak_password_is_refused_in_the_player_s_language(server: ServerProc) -> None:
+def test_a_weak_password_is_refused_in_the_player_s_language(server: ServerProc, run: Run) -> None:
     """``12345678`` and ``password`` made accounts."""
 
     async def body(browser: Browser) -> None:
@@ -45,7 +43,9 @@ def test_a_weak_password_is_refused_in_the_player_s_language(server: ServerProc)
     run(body)
 
 
-def test_sessions_are_listed_and_ending_one_signs_that_browser_out(server: ServerProc) -> None:
+def test_sessions_are_listed_and_ending_one_signs_that_browser_out(
+    server: ServerProc, run: Run
+) -> None:
     async def body(browser: Browser) -> None:
         _, ana = await open_page(browser, server.http + "/", name="Ana")
         await account_form(ana, "register", "ana", PASSWORD)

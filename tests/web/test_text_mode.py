@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +16,9 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import MINE, axe, severe
-from web.test_browser import open_page, run, set_name
+from web.kit import Run, open_page, set_name
+
+SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
 EVENT = "() => document.querySelector(\"[data-testid='table']\").dataset.event"
 # Every answer added to the mode's live region (it keeps the last 20 on screen).
@@ -66,14 +66,6 @@ CARD_NAME = """async (card) => {
 
 def english(card: str) -> str:
     return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProc]:
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'text.db'}", tmp_path, seed=2026)
-    proc.start()
-    yield proc
-    proc.stop()
 
 
 async def text_table(page: Page, game: str, players: str = "") -> None:
@@ -144,7 +136,7 @@ async def hand_over(page: Page) -> bool:
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "pt", "fr"])
-def test_the_parser_reads_cards_and_commands(server: ServerProc, lang: str) -> None:
+def test_the_parser_reads_cards_and_commands(server: ServerProc, lang: str, run: Run) -> None:
     """textcmd.js in the page: cards as words (the page's language and English) or codes,
     each command, a command word last (as a Persian sentence puts its verb), what is not a
     command."""
@@ -206,7 +198,7 @@ def test_the_parser_reads_cards_and_commands(server: ServerProc, lang: str) -> N
     run(body)
 
 
-def test_a_hand_of_twenty_five_by_typed_commands(server: ServerProc) -> None:
+def test_a_hand_of_twenty_five_by_typed_commands(server: ServerProc, run: Run) -> None:
     """A whole hand of Twenty-Five against three bots, typed only: each move as words, a
     bare name or a code; the questions answered once each (hand, table, score, last trick,
     a player's cards, help); a card that may not be played answers the game's reason; an
@@ -265,7 +257,7 @@ def test_a_hand_of_twenty_five_by_typed_commands(server: ServerProc) -> None:
     run(body)
 
 
-def test_a_game_of_svoi_kozyri_by_typed_commands(server: ServerProc) -> None:
+def test_a_game_of_svoi_kozyri_by_typed_commands(server: ServerProc, run: Run) -> None:
     """Svoi Kozyri against a bot, typed only: the trump choice ("trump hearts"), cards by
     name or code, "take" when the top card cannot (or need not) be beaten, to the end of
     the game or a long stretch; the pile and the cards per player answered."""
@@ -310,7 +302,7 @@ def test_a_game_of_svoi_kozyri_by_typed_commands(server: ServerProc) -> None:
     run(body)
 
 
-def test_persian_commands_answer_in_persian(server: ServerProc) -> None:
+def test_persian_commands_answer_in_persian(server: ServerProc, run: Run) -> None:
     """In Persian: "دست" (hand) and "امتیاز" (score) answered in Persian with Persian
     digits, a card played by its Persian name with the Persian verb after it, English
     words accepted too."""
@@ -349,7 +341,7 @@ async def turn_of(pages: list[Page]) -> Page:
     return waits[next(iter(done))]
 
 
-def test_two_people_play_in_text_mode(server: ServerProc) -> None:
+def test_two_people_play_in_text_mode(server: ServerProc, run: Run) -> None:
     """A table with two people, both in text mode (one in English, one in Persian, the
     setting already kept): each types their moves in their own language; a move out of
     turn is refused with the page's reason; each asks how many cards the other holds."""
@@ -413,7 +405,9 @@ def test_two_people_play_in_text_mode(server: ServerProc) -> None:
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fa-IR"])
-def test_the_text_table_has_no_serious_axe_violation(server: ServerProc, locale: str) -> None:
+def test_the_text_table_has_no_serious_axe_violation(
+    server: ServerProc, locale: str, run: Run
+) -> None:
     """axe over a Svoi Kozyri table in text mode, with answers said: no serious or critical
     violation (the answers' scrolling log is reachable by keyboard, the input labelled)."""
 

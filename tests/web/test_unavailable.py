@@ -10,9 +10,7 @@ import json
 from playwright.async_api import Browser, WebSocketRoute, expect
 
 from server.e2e import ServerProc
-from web.test_browser import WAIT, chromium, pytestmark, server
-
-__all__ = ["pytestmark", "server"]
+from web.kit import WAIT, chromium
 
 
 def test_an_unavailable_server_is_said_and_asked_again(server: ServerProc) -> None:

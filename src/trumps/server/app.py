@@ -59,7 +59,7 @@ from trumps.server.assets import Assets
 from trumps.server.auth import BadToken
 from trumps.server.catalog import catalog_endpoint
 from trumps.server.commit import UNREACHABLE, one_line, unreachable
-from trumps.server.httpsafety import SecurityHeaders
+from trumps.server.httpsafety import Refused, SecurityHeaders, json_body
 from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
 from trumps.server.protocol import json_schema
 from trumps.server.quota import FairUse, Unavailable
@@ -309,6 +309,22 @@ class _Server:
             return JSONResponse({"ready": True}, headers=headers)
         return JSONResponse({"ready": False, "reason": why}, status_code=503, headers=headers)
 
+    async def test_deals(self, request: Request) -> Response:
+        """``POST /api/test/deals`` ``{"seed": n}``, only on a server given ``--seed`` (tests
+        and demonstrations, whose deals are predictable anyway): the next table is dealt
+        from ``n``, the one after from n + 1, as on a server just started with ``--seed n``.
+        One server serves many tests this way, each with the deals it was written for."""
+        try:
+            seed = json.loads(await json_body(request, 100))["seed"]
+        except Refused as e:
+            return fail(e.status, e.code, str(e))
+        except (ValueError, TypeError, KeyError):
+            return fail(400, "bad_field", 'the body is {"seed": n} with n a whole number ≥ 0')
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            return fail(400, "bad_field", 'the body is {"seed": n} with n a whole number ≥ 0')
+        self.hub.deal_from(seed)
+        return Response(status_code=204)
+
     async def schema(self, _request: Request) -> Response:
         return JSONResponse(json_schema())
 
@@ -401,6 +417,10 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             Mount(assets.prefix, app=assets.versioned, name="static"),
             Mount("/static", app=assets.plain, name="static-plain"),
         ]
+    # Deals on request, for tests: only where deals are predictable already (--seed).
+    test_routes = (
+        [] if settings.seed is None else [route("/api/test/deals", server.test_deals, ["POST"])]
+    )
     app = Starlette(
         routes=[
             route("/", server.index, ["GET"]),
@@ -424,6 +444,7 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             route("/api/leaderboard/{family}", server.ratings.leaderboard, ["GET"]),
             route("/api/players/{player_id}", server.ratings.profile, ["GET"]),
             route("/i18n/{lang}.json", server.i18n, ["GET"]),
+            *test_routes,
             WebSocketRoute("/ws", server.websocket),
             *static,
         ],

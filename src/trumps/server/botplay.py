@@ -51,6 +51,9 @@ __all__ = [
 log = logging.getLogger("trumps.server.table")
 
 HINT_LEVEL = "expert"  # hints come from the strongest bot
+RATED_NO_HINTS: Final = (
+    "no hints at a rated table: the game is yours alone (analysis comes after it)"
+)
 #: A table only bots play (``BotPlay.bots_play``: bots only, or every person gone) stops
 #: when nobody watches it and is given up after this many seconds unwatched: its moves
 #: would only spend the bot time all tables share, and five minutes is enough for a reload
@@ -132,6 +135,9 @@ class BotPlay(Seats):
     def _hint(self, c: HintCmd) -> None:
         seat = self._seat_of(c.conn)
         if seat is None:
+            return
+        if self.config.rated:  # the strongest bot's moves would be anyone's rating
+            self._error(c.conn, "rated_no_hints", RATED_NO_HINTS)
             return
         if any(other.level is None for s, other in enumerate(self.seats) if s != seat):
             self._error(c.conn, "not_allowed", "hints are for games against the computer only")

@@ -143,6 +143,7 @@ class Hub(TableRequests, Availability):
         self._limit = RateLimit(self.options.per_second, self.options.per_minute)
         self.lobby = Lobby(self.tables, lambda: self.connections)
         self._seeds = itertools.count(0)
+        self._deal_base = self.options.seed  # tables are dealt from here on (--seed only)
         self.runner = BotRunner(self.options.bot_workers)
         self.committer = GroupCommit(store, self.options.commit_window)
         self.committer.on_change = self._availability

@@ -57,7 +57,11 @@ class Seats(Projection):
             self._rebind(mine, c.conn, c.name)
             return
         if c.seat is not None:
-            if not 0 <= c.seat < self.game.players or self.seats[c.seat].level is not None:
+            if not 0 <= c.seat < self.game.players:
+                last = self.game.players - 1
+                self._error(c.conn, "bad_field", f"seat {c.seat}: this table has seats 0–{last}")
+                return
+            if self.seats[c.seat].level is not None:
                 self._error(c.conn, "table_full", f"seat {c.seat} is not open for a person")
                 return
             if self.seats[c.seat].owner is not None:

@@ -79,6 +79,7 @@ class TableRequests:
     counters: Counters
     node: str
     _seeds: itertools.count[int]
+    _deal_base: int | None
 
     def conn_by_id(self, conn_id: int) -> Connection | None:
         raise NotImplementedError
@@ -101,10 +102,18 @@ class TableRequests:
         """A new table's secret (docs/fairness.md) and the seed of its game until it starts
         (dealt again then from the contributions).  A server given ``--seed`` (tests and
         demonstrations) deals table k from seed + k, as told, and commits to nothing."""
-        if self.options.seed is not None:
-            return None, self.options.seed + next(self._seeds)
+        if self._deal_base is not None:
+            return None, self._deal_base + next(self._seeds)
         secret = new_secret()
         return secret, deal_seed(secret, [None] * players)
+
+    def deal_from(self, seed: int) -> None:
+        """Tests: deal the next table from ``seed``, the one after from seed + 1, and so on,
+        as a server started with ``--seed seed`` would.  Only a server given ``--seed``
+        deals predictably at all; any other refuses (its deals are fair, docs/fairness.md)."""
+        if self._deal_base is None:
+            raise ValueError("this server deals fairly; only a server given --seed can be told")
+        self._deal_base, self._seeds = seed, itertools.count(0)
 
     async def _open_tables(self, player: int | None) -> int:
         """Unfinished tables ``player`` created or sits at (on any process)."""
@@ -296,7 +305,9 @@ class TableRequests:
         elif op == "leave":
             conn.tables.discard(table_id)
             conn.watching.discard(table_id)
-        if op == "hint" and not await self._hint_budget(conn, table_id):
+        # A hint a rated table refuses (``rated_no_hints``) costs the player none.
+        rated = live is not None and live.table.config.rated
+        if op == "hint" and not rated and not await self._hint_budget(conn, table_id):
             return
         if live is not None:
             self._table_command(conn, live, op, fields)

@@ -49,6 +49,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "not_allowed": "Not possible at this table: a hint where people play, a rematch before the end.",
     "rate_limited": "Too many messages on this connection, or too many unfinished tables of yours.",
     "hint_pending": "A hint for this seat is still being thought: one at a time.",
+    "rated_no_hints": "No hints at a rated table: its game is the player's alone (the analysis comes after it).",
     "internal_error": "The server failed; the request changed nothing.",
     "unavailable": "The game store cannot be reached just now; the request changed nothing. Try again shortly.",
 }
@@ -73,6 +74,7 @@ ErrorCode: TypeAlias = Literal[
     "not_allowed",
     "rate_limited",
     "hint_pending",
+    "rated_no_hints",
     "internal_error",
     "unavailable",
 ]

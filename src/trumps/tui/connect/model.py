@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from trumps.errors import InvalidRecord
 from trumps.records import verify
@@ -21,6 +21,10 @@ Msg = dict[str, Any]
 
 FEED_MAX = 500  # lines of log and chat a table keeps
 REPLACED_TEXT = "This game is open in another window. Ctrl+R: play it here."
+
+
+# Said once at a rated table where I sit (docs/protocol.md, ``rated_no_hints``).
+NO_HINTS_RATED: Final = "A rated game: no hints here. The analysis is open to it after the end."
 
 
 @dataclass
@@ -63,6 +67,7 @@ class TableModel:
     replaced: bool = False  # another window of ours took the seat (Ctrl+R takes it back)
     spectators: Msg = field(default_factory=dict)  # who watches: {"count", "names"}
     rating_note: str = ""  # after a rated game: what it did to this player's rating
+    told_no_hints: bool = False  # the log said once why a rated table has no hints
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -166,6 +171,19 @@ class TableModel:
                 self.add(FeedItem("event", item))
                 self.logged = int(entry["number"])
         self.logged = max(self.logged, self.event)
+        if self.rated and self.seat is not None and self.outcome is None and not self.told_no_hints:
+            self.told_no_hints = True
+            self.note(NO_HINTS_RATED, "cyan")
+
+    @property
+    def hints_offered(self) -> bool:
+        """Whether this table offers hints to me at all: my seat at a casual table where every
+        other seat is a bot (the server refuses the rest: ``not_allowed``, ``rated_no_hints``)."""
+        return (
+            self.seat is not None
+            and not self.rated
+            and all(s.get("bot") for i, s in enumerate(self.seats) if i != self.seat)
+        )
 
     def apply_event(self, m: Msg) -> bool:
         """Apply an event; False when it does not follow the last one (resync needed)."""

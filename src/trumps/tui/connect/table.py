@@ -17,7 +17,7 @@ from trumps.tui.board import title_line
 from trumps.tui.cardtext import legal_words, typed_action
 from trumps.tui.connect.common import ClientScreen, say, show
 from trumps.tui.connect.dialogs import Confirm, PileView
-from trumps.tui.connect.model import REPLACED_TEXT, Change, TableModel, outcome_text
+from trumps.tui.connect.model import NO_HINTS_RATED, REPLACED_TEXT, Change, TableModel, outcome_text
 from trumps.tui.connect.text import (
     action_prompt,
     board_text,
@@ -122,6 +122,7 @@ class TableScreen(ClientScreen):
         shown = {"game": t.game, "rules": t.rules, "hand": t.view.get("hand", 1)}
         head = f"{title_line(shown)} · table {t.table_id}"
         head += " · rated" if t.rated else " · casual"
+        self.refresh_bindings()  # the Hint key shows only where hints are given
         if t.time_control:
             tc = t.time_control
             head += f" · clock {tc.get('base', 0):g}+{tc.get('increment', 0):g}"
@@ -261,12 +262,21 @@ class TableScreen(ClientScreen):
             return
         self.app.push_screen(PileView([str(c) for c in t.view.get("pile", [])]))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No Hint key where the table gives none: a rated table (its log says why, once)."""
+        if action == "hint":
+            return not self.model.rated
+        return True
+
     def action_hint(self) -> None:
         t = self.model
+        if t.rated:
+            say(self, NO_HINTS_RATED)
+            return
         if not t.my_turn:
             say(self, "A hint is for your turn.")
             return
-        if not all(s.get("bot") for i, s in enumerate(t.seats) if i != t.seat):
+        if not t.hints_offered:
             say(self, "Hints are for games against the computer only.")
             return
         self.client.send({"type": "hint", "table_id": self.table_id})
