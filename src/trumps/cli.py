@@ -574,7 +574,11 @@ def serve(
 
 @cli.command()
 @click.argument("url")
-@click.option("--name", help="Your display name (default: the one you used last time).")
+@click.option(
+    "--name",
+    help="Your display name (default: the one you used last time; without one, others "
+    "see you as Guest, in their own language).",
+)
 @click.option(
     "--token-file",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -8,29 +8,14 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
 import trumps
+from ai.reasons import hint_codes
 from trumps.ai import make_bot
 from trumps.ai.base import Limits
 from trumps.tui.whytext import hint_text
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def hint_codes() -> dict[str, list[str]]:
-    """The reason codes of docs/protocol.md#hint, each with its numbers."""
-    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-    start = text.index("### hint\nThe strongest bot's choice")  # the server's message
-    table = text[start : text.index("### rematch", start)]
-    codes: dict[str, list[str]] = {}
-    for line in table.splitlines():
-        cells = line.split("|")
-        if len(cells) > 3 and (m := re.fullmatch(r" `([a-z_]+)` ", cells[1])):
-            codes[m.group(1)] = re.findall(r"`([a-z_]+)`", cells[2])
-    return codes
 
 
 def decisions(game_id: str, players: int, level: str, seeds: range) -> list[tuple[str, object]]:

@@ -174,7 +174,7 @@ BAD_INPUTS: list[tuple[str, bytes | str]] = [
     ("unknown_type", b"{}"),
     ("unknown_type", b'{"type": 3}'),
     ("unknown_type", b'{"type": "launch_missiles"}'),
-    ("bad_field", b'{"type": "hello", "protocol": 1}'),
+    ("bad_field", b'{"type": "hello", "protocol": 1, "name": ""}'),  # none: null
     ("bad_field", b'{"type": "hello", "protocol": "1", "name": "a"}'),
     ("bad_field", b'{"type": "hello", "protocol": true, "name": "a"}'),
     ("bad_field", b'{"type": "ping", "extra": 1}'),
@@ -206,7 +206,7 @@ def test_bad_input_gets_its_code(code: str, data: bytes | str) -> None:
 @pytest.mark.parametrize(
     ("data", "field"),
     [
-        (b'{"type": "hello", "protocol": 1}', "name"),
+        (b'{"type": "hello", "name": "a"}', "protocol"),  # (a name is optional)
         (b'{"type": "hello", "protocol": "x", "name": "a"}', "protocol"),
         (b'{"type": "ping", "extra": 1}', "extra"),
         (json.dumps({"type": "chat", "table_id": "t", "text": "c" * 301}), "text"),

@@ -10,14 +10,24 @@ hand it to tests are in ``conftest.py``; ``chromium()`` is for tools that run al
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright, expect
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    WebSocketRoute,
+    async_playwright,
+    expect,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -35,6 +45,7 @@ KOZYRI_SEED = 1040  # a short duel when both players play their lowest legal car
 WAIT = 20_000  # ms any single expectation may take
 BODY_SECONDS = 240  # a whole test body
 
+Msg = dict[str, Any]
 Body = Callable[[Browser], Awaitable[None]]
 Run = Callable[[Body], None]
 T = TypeVar("T")
@@ -108,6 +119,23 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
+# The bots' pace a test page asks for: the page asks for the pace its animation setting
+# implies (``normal``: about a second a bot move), which the tests of pacing check; the
+# rest ask for ``instant``, the pace the test servers default to, and need no wait.
+PACE_JS = """(pace) => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === "string" && data.includes('"bot_pace"')) {
+      const msg = JSON.parse(data);
+      if (msg.type === "play_computer" || msg.type === "create_table") {
+        data = JSON.stringify({ ...msg, bot_pace: pace });
+      }
+    }
+    return send.call(this, data);
+  };
+}"""
+
+
 async def open_page(
     browser: Browser,
     url: str,
@@ -116,11 +144,14 @@ async def open_page(
     phone: bool = False,
     name: str | None = None,
     still: bool = False,
+    pace: str | None = "instant",
     setup: Callable[[BrowserContext], Awaitable[None]] | None = None,
 ) -> tuple[BrowserContext, Page]:
     """A new browser profile at ``url``; ``name`` as if the player had saved it before;
     ``still`` asks for reduced motion (steady screenshots, and that path tested too);
-    ``setup`` runs on the profile before the page opens (routes that watch or stand in)."""
+    ``pace`` is the bots' pace its new tables ask for (None: the page's own choice, for the
+    tests of pacing); ``setup`` runs on the profile before the page opens (routes that
+    watch or stand in)."""
     options: dict[str, object] = {"locale": locale}
     if still:
         options["reduced_motion"] = "reduce"
@@ -129,6 +160,8 @@ async def open_page(
     context = await browser.new_context(**options)  # type: ignore[arg-type]
     if name is not None:
         await context.add_init_script(f"localStorage.setItem('trumps.name', {name!r})")
+    if pace is not None:
+        await context.add_init_script(f"({PACE_JS})({pace!r})")
     if setup is not None:
         await setup(context)
     page = await context.new_page()
@@ -161,3 +194,65 @@ async def play(page: Page, action: str) -> None:
     if len(action) == 2:  # a card; word actions are shown only when legal
         await expect(control).to_have_attribute("data-legal", "true")
     await control.click()
+
+
+# The page's WebSocket, for routes that watch or change its frames.
+WS_URL = re.compile(r"/ws$")
+
+
+def relay(
+    received: list[Msg], outgoing: Callable[[Msg], Msg] = lambda m: m
+) -> Callable[[WebSocketRoute], None]:
+    """A WebSocket route that passes every frame through, keeping those the server sent in
+    ``received`` and letting ``outgoing`` change what the page sends."""
+
+    def handler(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            upstream.send(json.dumps(outgoing(json.loads(message))))
+
+        def to_page(message: str | bytes) -> None:
+            received.append(json.loads(message))
+            ws.send(message)
+
+        ws.on_message(to_server)
+        upstream.on_message(to_page)
+
+    return handler
+
+
+async def open_more(page: Page, game: str) -> None:
+    await page.get_by_test_id("create-game").select_option(game)
+    more = page.get_by_test_id("create-more")
+    if await more.get_attribute("open") is None:
+        await more.locator("summary").click()
+    await expect(page.get_by_test_id("rules-editor")).to_be_visible()
+
+
+# The create form's fields all inside its box (the phone and desktop layouts).
+OVERFLOW_JS = """() => {
+  const form = document.querySelector("[data-testid='create-form']");
+  form.querySelector("details").open = true;
+  const box = form.getBoundingClientRect();
+  const bad = [];
+  for (const node of form.querySelectorAll("label, select, input, summary, legend, button")) {
+    const r = node.getBoundingClientRect();
+    if (r.width && (r.left < box.left - 1 || r.right > box.right + 1)) bad.push("outside: " + (node.id || node.textContent));
+  }
+  const pen = document.createElement("canvas").getContext("2d");
+  for (const s of form.querySelectorAll("select")) {  // the chosen option must fit its box
+    const cs = getComputedStyle(s);
+    pen.font = cs.font;
+    const text = s.options[s.selectedIndex]?.text ?? "";
+    const room = s.clientWidth - parseFloat(cs.paddingInlineStart) - parseFloat(cs.paddingInlineEnd) - 16;
+    if (pen.measureText(text).width > room) bad.push("cut off: " + s.id + " " + text);
+  }
+  return bad;
+}"""
+
+# Figures a Persian form shows in Latin digits.
+LATIN_DIGITS_JS = """(form) => [form.innerText,
+  ...[...form.querySelectorAll("select")].map((s) => s.options[s.selectedIndex]?.text ?? ""),
+  ...[...form.querySelectorAll("input:not([type=checkbox])")].map((i) => i.value)]
+  .filter((text) => /[0-9]/.test(text))"""

@@ -243,7 +243,8 @@ def test_large_cards_are_large_on_the_felt_too(server: ServerProc, phone: bool, 
     room (a desktop); on a phone the felt keeps its size and nothing overflows."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", phone=phone, still=True)
+        # The page's own pace: the turn-up is looked at before a bot may rob it.
+        ctx, page = await open_page(browser, server.http + "/", phone=phone, still=True, pace=None)
         await set_name(page, "Aoife")
         await twentyfive(page, players=4)
         await expect(page.locator(".stock .turned")).to_have_count(1)
@@ -406,7 +407,8 @@ def test_the_trick_hold_follows_the_table_s_pace(
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, dropping(state))
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup)
+        # The page's own request (its route sets the pace under test).
+        ctx, page = await open_page(browser, server.http + "/", setup=setup, pace=None)
         await set_name(page, "Aoife")
         await twentyfive(page)
         held = page.get_by_test_id("trick-held")

@@ -7,49 +7,24 @@ prompt.  Same harness as ``test_browser.py``: a real ``trumps serve`` and Debian
 from __future__ import annotations
 
 import copy
-import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, Route, WebSocketRoute, expect
+from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-from web.kit import SHOTS, Run, open_page, set_name
+from web.kit import SHOTS, WS_URL, Run, open_page, relay, set_name
 
 # The server deals table k (counting from 0) with seed JOKER_SEED + k.  With the joker in,
 # two players: the first table's dealer is seat 0 (the person) and turns up the joker; the
 # second table's dealer is seat 1 (the bot) and does too.  Checked in the test.
 JOKER_SEED = 1505
 SEED = JOKER_SEED  # the module's server (conftest.py)
-WS_URL = re.compile(r"/ws$")
 
 
 Msg = dict[str, Any]
-
-
-def relay(
-    received: list[Msg], outgoing: Callable[[Msg], Msg] = lambda m: m
-) -> Callable[[WebSocketRoute], None]:
-    """A WebSocket route that passes every frame through, keeping those the server sent in
-    ``received`` and letting ``outgoing`` change what the page sends."""
-
-    def handler(ws: WebSocketRoute) -> None:
-        upstream = ws.connect_to_server()
-
-        def to_server(message: str | bytes) -> None:
-            upstream.send(json.dumps(outgoing(json.loads(message))))
-
-        def to_page(message: str | bytes) -> None:
-            received.append(json.loads(message))
-            ws.send(message)
-
-        ws.on_message(to_server)
-        upstream.on_message(to_page)
-
-    return handler
 
 
 async def options_of(page: Page, test_id: str) -> list[str]:

@@ -21,9 +21,7 @@ from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
 from server.e2e import ServerProc
 from trumps.cards import SUIT_SYMBOLS
 from trumps.games.twentyfive.options import OPTIONS
-from web.kit import Run, open_page
-from web.test_browser_rules import WS_URL, relay
-from web.test_rules_editor import open_more
+from web.kit import WS_URL, Run, open_more, open_page, relay
 
 SEED = 1002  # the first table's deal: a bot robs in hand 1 and in hand 2
 HANDS = 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.async_api import Browser
 
-from ai.test_bot_reasons import hint_codes
+from ai.reasons import hint_codes
 from server.e2e import ServerProc
 from web.kit import Run, open_page
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.async_api import Browser, BrowserContext, expect
 
 from server.e2e import ServerProc
-from web.kit import Run, open_page, set_name
+from web.kit import LATIN_DIGITS_JS, OVERFLOW_JS, Run, open_page, set_name
 
 
 def test_a_game_against_the_computer_is_offered_to_watch_not_to_join(
@@ -29,43 +29,17 @@ def test_a_game_against_the_computer_is_offered_to_watch_not_to_join(
 
 def test_a_first_visit_in_persian_gets_a_persian_guest_name(server: ServerProc, run: Run) -> None:
     """Without a saved name the page says who you are in your language ("Guest" stayed
-    English in Persian)."""
+    English in Persian): no name of yours in the field, the default as its placeholder."""
 
     async def body(browser: Browser) -> None:
         _, page = await open_page(browser, server.http + "/", locale="fa-IR")
         await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
-        await expect(page.get_by_test_id("name-input")).to_have_value("مهمان")
+        await expect(page.get_by_test_id("name-input")).to_have_value("")
+        await expect(page.get_by_test_id("name-input")).to_have_attribute("placeholder", "مهمان")
         await set_name(page, "Sara")
         await expect(page.get_by_test_id("name-input")).to_have_value("Sara")
 
     run(body)
-
-
-OVERFLOW_JS = """() => {
-  const form = document.querySelector("[data-testid='create-form']");
-  form.querySelector("details").open = true;
-  const box = form.getBoundingClientRect();
-  const bad = [];
-  for (const node of form.querySelectorAll("label, select, input, summary, legend, button")) {
-    const r = node.getBoundingClientRect();
-    if (r.width && (r.left < box.left - 1 || r.right > box.right + 1)) bad.push("outside: " + (node.id || node.textContent));
-  }
-  const pen = document.createElement("canvas").getContext("2d");
-  for (const s of form.querySelectorAll("select")) {  // the chosen option must fit its box
-    const cs = getComputedStyle(s);
-    pen.font = cs.font;
-    const text = s.options[s.selectedIndex]?.text ?? "";
-    const room = s.clientWidth - parseFloat(cs.paddingInlineStart) - parseFloat(cs.paddingInlineEnd) - 16;
-    if (pen.measureText(text).width > room) bad.push("cut off: " + s.id + " " + text);
-  }
-  return bad;
-}"""
-
-
-LATIN_DIGITS_JS = """(form) => [form.innerText,
-  ...[...form.querySelectorAll("select")].map((s) => s.options[s.selectedIndex]?.text ?? ""),
-  ...[...form.querySelectorAll("input:not([type=checkbox])")].map((i) => i.value)]
-  .filter((text) => /[0-9]/.test(text))"""
 
 
 def test_the_create_form_fits_its_box_in_every_language_on_a_phone_and_a_desktop(

@@ -22,8 +22,7 @@ from PIL import Image
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc
-from web.kit import SHOTS, Run, open_page, set_name
-from web.test_browser_rules import WS_URL, relay
+from web.kit import SHOTS, WS_URL, Run, open_page, relay, set_name
 
 # Written as test artifacts; the copies in docs/screenshots/ are these, looked at.
 DOCS_SHOTS = SHOTS
@@ -86,7 +85,7 @@ def shown_for(samples: list[dict[str, Any]]) -> list[tuple[str, str, float, bool
 
 def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, paced.http + "/")
+        ctx, page = await open_page(browser, paced.http + "/", pace=None)  # the page's pace
         await set_name(page, "Aoife")
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("4")

@@ -17,8 +17,7 @@ from server.e2e import ServerProc
 from trumps.games.kozyri.options import OPTIONS as KOZYRI_OPTIONS
 from trumps.games.twentyfive.options import OPTIONS as TWENTYFIVE_OPTIONS
 from trumps.games.twentyfive.options import PRESETS as TWENTYFIVE_PRESETS
-from web.kit import Run, open_page
-from web.test_lobby_details import LATIN_DIGITS_JS, OVERFLOW_JS
+from web.kit import LATIN_DIGITS_JS, OVERFLOW_JS, Run, open_more, open_page
 
 # Nothing wider than the page, and each rule's label and field inside the editor's box.
 EDITOR_JS = """() => {
@@ -32,14 +31,6 @@ EDITOR_JS = """() => {
   }
   return bad;
 }"""
-
-
-async def open_more(page: Page, game: str) -> None:
-    await page.get_by_test_id("create-game").select_option(game)
-    more = page.get_by_test_id("create-more")
-    if await more.get_attribute("open") is None:
-        await more.locator("summary").click()
-    await expect(page.get_by_test_id("rules-editor")).to_be_visible()
 
 
 def sent_frames(page: Page) -> list[dict[str, Any]]:

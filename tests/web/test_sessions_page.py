@@ -35,10 +35,12 @@ def test_a_weak_password_is_refused_in_the_player_s_language(server: ServerProc,
             ("en-GB", "too easy to guess"),
         ):
             _, page = await open_page(browser, server.http + "/", locale=locale, name="Ana")
-            await account_form(page, "register", "ana", "12345678")
-            await expect(page.locator("#status")).to_contain_text(words, timeout=WAIT)
+            await account_form(page, "register", "weak-ana", "12345678")
+            # Said in the register form, by the password field (issue 26).
+            form = page.locator("form.stack").nth(0)
+            await expect(form).to_contain_text(words, timeout=WAIT)
         assert httpx.post(server.http + "/api/login",
-                          json={"login": "ana", "password": "12345678"}).status_code == 401  # fmt: skip
+                          json={"login": "weak-ana", "password": "12345678"}).status_code == 401  # fmt: skip
 
     run(body)
 

@@ -60,7 +60,7 @@ class RemoteConn:
     def __init__(self, bus: Bus, node: str, conn_id: int) -> None:
         self.bus, self.node, self.conn_id = bus, node, conn_id
         self.player: int | None = None
-        self.name = ""
+        self.name: str | None = None  # None: the player chose no name
         self.contributes = False  # its client promised contributions (its process says)
         self.account: str | None = None  # its account's login; None: a guest
         # What its client's address is counted under (``quota.address_key``: a hash, as

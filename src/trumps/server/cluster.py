@@ -80,6 +80,7 @@ class Cluster:
     async def stop(self) -> None:
         """After the hub stopped its tables: hand them to the other processes at once."""
         await stop_tasks(self._tasks)
+        await self._background.close()
         try:
             await self.hub.store.release_tables(self.node)
             rows = [t for t in self.hub.tables if t in self.hub.lobby.published]
@@ -222,7 +223,7 @@ class Cluster:
                     self.bus.send(p["from"], {"k": "gone", "cmd": p})
                 return
             remote = self.bus.remote(p["from"], p["c"])
-            remote.player, remote.name = p.get("p"), p.get("n") or ""
+            remote.player, remote.name = p.get("p"), p.get("n") or None
             remote.address_key = p.get("a")
             remote.contributes = bool(p.get("f"))
             remote.account = "account" if p.get("ac") else None

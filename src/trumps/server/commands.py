@@ -100,9 +100,9 @@ class ResyncCmd(ConnCommand):
 
 @dataclass(frozen=True)
 class Chat(ConnCommand):
-    """``conn`` says ``text`` (already cleaned) as ``name``."""
+    """``conn`` says ``text`` (already cleaned) as ``name`` (None: no name chosen)."""
 
-    name: str
+    name: str | None
     text: str
 
 

@@ -211,7 +211,7 @@ class Connection:
         # Messages, or JSON text another process already encoded (``trumps.server.bus``).
         self.outbox = Outbox()
         self.player: int | None = None
-        self.name = ""
+        self.name: str | None = None  # None: the player chose no name (hello)
         self.contributes = False  # it promised a contribution to each deal (fairdeal)
         self.account: str | None = None
         self.address: str | None = None  # the client's IP address, for its budgets (quota)

@@ -246,6 +246,7 @@ class Hub(TableRequests, Availability):
             if live.expires is not None:
                 live.expires.cancel()
         await self.committer.close()
+        await self._background.close()  # writes under way finish before the store closes
         if self.cluster is not None:
             await self.cluster.stop()  # the other processes take the tables over at once
         await self.lobby.close()
@@ -347,7 +348,9 @@ class Hub(TableRequests, Availability):
     async def _store_guest(self, conn: Connection) -> None:
         """Store the guest ``conn`` is, with the id and token its ``welcome`` gave."""
         assert conn.player is not None and conn.token is not None
-        session = await self.sessions.open_guest(conn.name, conn.token, conn.label, conn.player)
+        # The players' name column holds no NULL: "" stands for no name chosen.
+        name = conn.name or ""
+        session = await self.sessions.open_guest(name, conn.token, conn.label, conn.player)
         conn.session, conn.touched, conn.pending = session.id, self.sessions.clock(), False
 
     def close_sessions(self, ids: list[int]) -> None:
@@ -423,6 +426,7 @@ class Hub(TableRequests, Availability):
             )
             return
         account: str | None = None
+        name = msg.name  # None: no name chosen (docs/protocol.md#hello)
         if msg.resume_token is not None:
             try:
                 session = await self.sessions.check(msg.resume_token)
@@ -435,8 +439,11 @@ class Hub(TableRequests, Availability):
                 return
             token = msg.resume_token
             account = player.login
-            if player.name != msg.name:
-                await self.store.rename_player(player.id, msg.name)
+            kept = player.name or None  # stored "" is no name chosen
+            if name is None:  # no name said: the one the player has kept
+                name = kept
+            elif name != kept:
+                await self.store.rename_player(player.id, name)
             player_id = session.player_id
             conn.session, conn.touched = session.id, self.sessions.clock()
         else:
@@ -455,7 +462,7 @@ class Hub(TableRequests, Availability):
             player_id = await self.store.reserve_player_id()
             conn.pending = True
         conn.token = token
-        conn.player, conn.name, conn.account = player_id, msg.name, account
+        conn.player, conn.name, conn.account = player_id, name, account
         conn.contributes = msg.contributes
         mine = [
             table_id
@@ -467,7 +474,7 @@ class Hub(TableRequests, Availability):
         conn.put_nowait(
             Welcome(
                 player_id=str(player_id),
-                name=msg.name,
+                name=name,
                 resume_token=token,
                 account=account,
                 tables=mine,

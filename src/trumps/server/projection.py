@@ -91,6 +91,7 @@ class Projection(TableBase):
                 seat=s,
                 name=names[s],
                 bot=cast(BotLevel | None, seat.level),
+                taken=self.taken(s),
                 connected=seat.level is not None or seat.conn is not None,
                 away=seat.away,
                 left=seat.away and seat.owner is None,
@@ -193,7 +194,8 @@ class Projection(TableBase):
             private=self.config.private,
             time_control=self.config.time_control,
             log=[self._log_entry(e, seat, notes) for e in self.events[-LOG_IN_SNAPSHOT:]],
-            chat=[ChatEntry(seat=c.seat, name=c.name, text=c.text) for c in self.chat],
+            # (a stored line's "" is a person who chose no name)
+            chat=[ChatEntry(seat=c.seat, name=c.name or None, text=c.text) for c in self.chat],
             outcome=self.outcome_info(),
             record_id=self.record_id,
             bot_pace=self.shown_pace(),

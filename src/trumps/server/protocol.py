@@ -91,11 +91,14 @@ class TimeControl(PartBase, kw_only=True):
 
 
 class SeatInfo(PartBase, kw_only=True):
-    """A seat as everyone at the table sees it."""
+    """A seat as everyone at the table sees it.  ``taken``: a person or a bot holds it (a
+    person's seat that is not ``taken`` is open); a person who chose no name has ``name``
+    None in a taken seat, and each client words it in its own language ("Guest")."""
 
     seat: SeatNo
     name: Name | None = None
     bot: BotLevel | None = None
+    taken: bool = False
     connected: bool = False
     away: bool = False
     left: bool = False  # its player gave it up in a running game: a bot plays it for good
@@ -138,17 +141,19 @@ class LogEntry(PartBase, kw_only=True):
 
 
 class SpectatorList(PartBase, kw_only=True):
-    """Who watches a table: how many people, and the first ``MAX_SPECTATOR_NAMES`` names."""
+    """Who watches a table: how many people, and the first ``MAX_SPECTATOR_NAMES`` names
+    (None for a person who chose no name)."""
 
     count: Annotated[int, Meta(ge=0)] = 0
-    names: Annotated[list[Name], Meta(max_length=MAX_SPECTATOR_NAMES)] = []
+    names: Annotated[list[Name | None], Meta(max_length=MAX_SPECTATOR_NAMES)] = []
 
 
 class ChatEntry(PartBase, kw_only=True):
-    """One chat line said at a table (``seat`` None: a spectator), as a snapshot carries it."""
+    """One chat line said at a table (``seat`` None: a spectator), as a snapshot carries it;
+    ``name`` None: said by a person who chose no name."""
 
     seat: SeatNo | None
-    name: Name
+    name: Name | None
     text: ChatText
 
 
@@ -156,16 +161,20 @@ class ChatEntry(PartBase, kw_only=True):
 
 
 class Hello(MessageBase, tag="hello", kw_only=True):
-    """First message on a connection: who I am, and a resume token to get my seats back."""
+    """First message on a connection: who I am, and a resume token to get my seats back.
+    ``name`` None (or left out): the player has chosen no name — clients word it in their
+    own language; with a resume token, the name the player has kept."""
 
     protocol: Annotated[int, Meta(ge=1)]
-    name: Name
+    name: Name | None = None
     resume_token: Token | None = None
     # This client sends a ``contribute`` for every seat it takes (docs/fairness.md): the
     # games of its tables wait for it before they are dealt.
     contributes: bool = False
 
     def __post_init__(self) -> None:
+        if self.name is None:
+            return
         self.name = clean_text(self.name).strip()
         if not self.name:
             raise ValueError("name must contain visible characters - at `$.name`")
@@ -320,10 +329,11 @@ ClientMessage: TypeAlias = (
 
 
 class Welcome(MessageBase, tag="welcome", kw_only=True):
-    """Answer to ``hello``: my player id, cleaned name and the token to resume with."""
+    """Answer to ``hello``: my player id, cleaned name (None: none chosen) and the token to
+    resume with."""
 
     player_id: Id
-    name: Name
+    name: Name | None
     resume_token: Token
     protocol: int = PROTOCOL_VERSION
     account: str | None = None
@@ -401,11 +411,12 @@ class Event(MessageBase, tag="event", kw_only=True):
 
 
 class ChatPosted(MessageBase, tag="chat", kw_only=True):
-    """Chat said at a table; ``text`` is plain text, never markup."""
+    """Chat said at a table; ``text`` is plain text, never markup (``name`` None: a person
+    who chose no name)."""
 
     table_id: Id
     seat: SeatNo | None
-    name: Name
+    name: Name | None
     text: ChatText
 
 
@@ -414,7 +425,7 @@ class Spectators(MessageBase, tag="spectators", kw_only=True):
 
     table_id: Id
     count: Annotated[int, Meta(ge=0)]
-    names: Annotated[list[Name], Meta(max_length=MAX_SPECTATOR_NAMES)]
+    names: Annotated[list[Name | None], Meta(max_length=MAX_SPECTATOR_NAMES)]
 
 
 class Pong(MessageBase, tag="pong", kw_only=True):
@@ -452,11 +463,12 @@ class Hint(MessageBase, tag="hint", kw_only=True):
 
 
 class Rematch(MessageBase, tag="rematch", kw_only=True):
-    """``by`` asked for a rematch of ``table_id``: join ``new_table_id`` to play it."""
+    """``by`` asked for a rematch of ``table_id``: join ``new_table_id`` to play it (``by``
+    None: a person who chose no name)."""
 
     table_id: Id
     new_table_id: Id
-    by: Name
+    by: Name | None
 
 
 class Replaced(MessageBase, tag="replaced", kw_only=True):

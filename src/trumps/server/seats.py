@@ -39,7 +39,7 @@ class Seats(Projection):
         if c.spectate:
             self._unsubscribe(c.conn)
             self._subs[c.conn] = None
-            self._watchers[c.conn] = (owner, c.name or "Guest")
+            self._watchers[c.conn] = (owner, c.name)  # None: no name chosen
             self._send(c.conn, self._snapshot(None))
             self._spectators_changed(told=c.conn)
             return
@@ -197,22 +197,26 @@ class Seats(Projection):
         self.game = new_game(game.game_id, players=game.players, rules=game.rules, seed=fair.seed)
 
     # -- who watches -----------------------------------------------------------------------
-    def watcher_names(self) -> dict[object, str]:
+    def watcher_names(self) -> dict[object, str | None]:
         """Each person watching (in the order they came) and the name the table shows them
         by: their own, unless a seat's name or an earlier watcher's reads the same (ignoring
         case, width and spacing), then numbered (``Ana (2)``), so that nobody watching can
-        pass for a player — or for another watcher — in the list or in the chat."""
-        people: dict[object, str] = {}
+        pass for a player — or for another watcher — in the list or in the chat.  None for
+        a person who chose no name (each client words it: "Guest")."""
+        people: dict[object, str | None] = {}
         for owner, name in self._watchers.values():
             people.setdefault(owner, name)
         shown = self.shown_names()
-        out: dict[object, str] = {}
+        out: dict[object, str | None] = {}
         for owner, name in people.items():
+            if name is None:
+                out[owner] = None
+                continue
             taken = {
                 _name_key(n)
                 for s, n in enumerate(shown)
                 if n and self.seats[s].owner != owner  # a player watching is still themself
-            } | {_name_key(n) for n in out.values()}
+            } | {_name_key(n) for n in out.values() if n}
             wanted, k = name, 2
             while _name_key(wanted) in taken:
                 wanted, k = f"{name} ({k})", k + 1
@@ -225,7 +229,7 @@ class Seats(Projection):
         names = list(self.watcher_names().values())
         return SpectatorList(count=len(names), names=names[:MAX_SPECTATOR_NAMES])
 
-    def chat_name(self, conn: Outbox, name: str) -> str:
+    def chat_name(self, conn: Outbox, name: str | None) -> str | None:
         """The name a line of chat from ``conn`` goes out under: a seat's own, a watcher's
         as the spectator list shows it."""
         watcher = self._watchers.get(conn)

@@ -431,7 +431,7 @@ class Table(Persisted):
         seat = self._subs[c.conn]
         name = self.chat_name(c.conn, c.name)
         self.chat_count += 1
-        line = ChatLine(self.chat_count, seat, name, c.text)
+        line = ChatLine(self.chat_count, seat, name or "", c.text)  # "": no name chosen
         self._chat_unsaved.append(line)
         self.chat = [*self.chat[1 - CHAT_IN_SNAPSHOT :], line]
         msg = ChatPosted(table_id=self.table_id, seat=seat, name=name, text=c.text)

@@ -104,7 +104,8 @@ class TableBase:
         self.record_id: int | None = None
         self.events: list[_Entry] = []
         self._subs: dict[Outbox, int | None] = {}  # connection -> seat or None
-        self._watchers: dict[Outbox, tuple[object, str]] = {}  # spectator -> (person, name)
+        # spectator -> (person, name); the name None: the person chose none
+        self._watchers: dict[Outbox, tuple[object, str | None]] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._hints: set[asyncio.Task[None]] = set()
         self._hinting: dict[int, int] = {}  # seat -> its hints being thought
@@ -178,7 +179,8 @@ class TableBase:
         """Each seat's name as every client shows it: the person's; a bot seat's its level
         (``medium bot``), numbered when several bots of one level sit at the table
         (``medium bot 1``, ``medium bot 2``), so that no two seats read alike; None for a
-        person's seat nobody holds."""
+        person's seat nobody holds, and for a person who chose no name (``taken`` tells
+        them apart: clients word the latter in their own language, "Guest")."""
         levels = [seat.level for seat in self.seats]
         counted: dict[str, int] = {}
         out: list[str | None] = []
@@ -191,8 +193,19 @@ class TableBase:
             out.append(f"{seat.level} bot" + (f" {counted[seat.level]}" if several else ""))
         return out
 
+    def taken(self, seat: int) -> bool:
+        """Someone holds ``seat``: a bot, a person, or the takeover bot of a person who gave
+        it up in a running game (a seat that is not taken is open and unnamed)."""
+        state = self.seats[seat]
+        return state.level is not None or state.owner is not None or state.away
+
     def record_names(self) -> list[str]:
-        return [name or f"Seat {s}" for s, name in enumerate(self.shown_names())]
+        """The names a record stores: a person who chose no name is ``Guest`` there (stored
+        data, in English), a seat nobody held ``Seat n``."""
+        return [
+            name or ("Guest" if self.taken(s) or self.seats[s].starter is not None else f"Seat {s}")
+            for s, name in enumerate(self.shown_names())
+        ]
 
     def clocks(self) -> list[float | None] | None:
         """Seconds left per seat (None for a seat without a clock), or None if untimed."""

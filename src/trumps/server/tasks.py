@@ -72,3 +72,13 @@ class Background:
         """Wait until the tasks started so far have ended (for tests)."""
         while self._tasks:
             await asyncio.wait(set(self._tasks))
+
+    async def close(self, within: float = 5.0) -> None:
+        """At shutdown: let the tasks (store writes, mostly) finish for up to ``within``
+        seconds, then cancel those that go on.  None is left running against a store that
+        is about to close."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while self._tasks and loop.time() < deadline:  # a task may start another
+            await asyncio.wait(set(self._tasks), timeout=deadline - loop.time())
+        await stop_tasks(self._tasks)

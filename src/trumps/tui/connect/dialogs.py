@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from trumps.tui.cardtext import cards_text
+from trumps.tui.connect.model import GUEST
 from trumps.tui.connect.net import Client, HttpError
 
 __all__ = ["Ask", "Confirm", "PileView", "SignIn"]
@@ -109,7 +110,7 @@ class SignIn(ModalScreen["str | None"]):
                 yield Label("Password", classes="field")
                 yield Input(id="password", password=True, compact=True, max_length=200)
             yield Label(
-                f"New here? Create account makes this guest ({self.client.name}) an account.",
+                f"New here? Create account makes this guest ({self.client.name or GUEST}) an account.",
                 markup=False,
             )
             playing = [

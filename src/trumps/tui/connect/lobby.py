@@ -16,7 +16,7 @@ from trumps.tui.connect.dialogs import Ask, SignIn
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.history import HistoryScreen
 from trumps.tui.connect.ladder import LeaderboardScreen, ProfileScreen
-from trumps.tui.connect.model import Change, Msg
+from trumps.tui.connect.model import GUEST, Change, Msg
 from trumps.tui.connect.net import parse_invite
 from trumps.tui.connect.text import lobby_row, rules_text
 
@@ -81,7 +81,7 @@ class LobbyScreen(ClientScreen):
 
     def update_view(self, change: Change) -> None:
         st = self.client.state
-        who = st.name or self.client.name
+        who = st.name or self.client.name or GUEST  # (no name chosen)
         who += f" (account {st.account})" if st.account else " (guest)"
         show(
             self.query_one("#conn", Static),

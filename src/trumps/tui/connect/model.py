@@ -21,6 +21,8 @@ Msg = dict[str, Any]
 
 FEED_MAX = 500  # lines of log and chat a table keeps
 REPLACED_TEXT = "This game is open in another window. Ctrl+R: play it here."
+# A person who chose no name (the server sends null: docs/protocol.md#hello).
+GUEST: Final = "Guest"
 
 
 # Said once at a rated table where I sit (docs/protocol.md, ``rated_no_hints``).
@@ -92,7 +94,8 @@ class TableModel:
         return self.my_turn and not self.sent and not self.resyncing
 
     def name_of(self, seat: int | None) -> str:
-        """A seat's display name: the person's name as given, a bot's level, or ``open``."""
+        """A seat's display name: the person's name as given, a bot's level, ``Guest`` for
+        a person who chose no name, or ``open``."""
         if seat is None:
             return "a spectator"
         info = self.seats[seat] if 0 <= seat < len(self.seats) else {}
@@ -100,6 +103,8 @@ class TableModel:
             return str(info["name"])
         if info.get("bot"):
             return f"{info['bot']} bot"
+        if info.get("taken"):
+            return GUEST
         return f"seat {seat} (open)"
 
     def clock_left(self, seat: int, now: float | None = None) -> float | None:
@@ -215,7 +220,7 @@ class TableModel:
                     # In a running game the seat is given up to a bot for good.
                     info.update(connected=False, left=self.started)
                     if not self.started:  # before the start the seat is open again
-                        info["name"] = None
+                        info.update(name=None, taken=False)
                 elif kind == "takeover":
                     info["away"] = True
         entry = {k: m.get(k) for k in ("number", "kind", "seat", "action", "by_bot", "closed")}
@@ -246,7 +251,7 @@ class ClientState:
     """Everything the client knows; ``apply`` folds in one server message."""
 
     player_id: str | None = None
-    name: str = ""
+    name: str | None = None  # None: no name chosen (others see "Guest")
     token: str | None = None
     account: str | None = None
     welcomed: bool = False
@@ -319,7 +324,8 @@ class ClientState:
 
     def _on_welcome(self, m: Msg) -> Change:
         self.player_id = str(m.get("player_id"))
-        self.name = str(m.get("name", self.name))
+        name = m.get("name")
+        self.name = str(name) if name else None
         self.token = m.get("resume_token")
         self.account = m.get("account")
         self.welcomed = True

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import getpass
 import http.client
 import json
 import os
@@ -199,16 +198,13 @@ class TokenStore:
             os.replace(tmp, self.path)
 
 
-def default_name(stored: dict[str, Any]) -> str:
-    """The name last used with this server, else the login name, else ``Guest``."""
+def default_name(stored: dict[str, Any]) -> str | None:
+    """The name last used with this server; None when the player never chose one (the
+    ``hello`` then says none, and every client words it in its language: "Guest")."""
     name = stored.get("name")
-    if not isinstance(name, str) or not name.strip():
-        try:
-            name = getpass.getuser()
-        except (OSError, KeyError, ImportError):
-            name = ""
-    name = clean_text(name or "").strip()[:MAX_NAME_CHARS]
-    return name or "Guest"
+    if not isinstance(name, str):
+        return None
+    return clean_text(name).strip()[:MAX_NAME_CHARS] or None
 
 
 # ---------------------------------------------------------------- HTTP
@@ -266,8 +262,8 @@ class Client:
         self.server = server_address(url)
         self.store = TokenStore(token_file) if token_file else TokenStore.for_server(self.server)
         stored = self.store.load()
-        self.name = clean_text(name).strip()[:MAX_NAME_CHARS] if name else ""
-        self.name = self.name or default_name(stored)
+        given = clean_text(name).strip()[:MAX_NAME_CHARS] if name else ""
+        self.name: str | None = given or default_name(stored)  # None: no name chosen
         token = stored.get("resume_token")
         self.state = ClientState(name=self.name, token=token if isinstance(token, str) else None)
         self.listener = listener
@@ -298,12 +294,9 @@ class Client:
     def _hello(self) -> None:
         # contributes: this client gives a random value to every deal it sits at
         # (docs/fairness.md; ``ClientState.contribution``).
-        hello: Msg = {
-            "type": "hello",
-            "protocol": PROTOCOL_VERSION,
-            "name": self.name,
-            "contributes": True,
-        }
+        hello: Msg = {"type": "hello", "protocol": PROTOCOL_VERSION, "contributes": True}
+        if self.name:  # none chosen: none said (the server keeps a resumed player's own)
+            hello["name"] = self.name
         if self.state.token:
             hello["resume_token"] = self.state.token
         self.send(hello)
@@ -368,7 +361,9 @@ class Client:
         body: Msg = {"login": login, "password": password}
         path = "/api/login"
         if create:
-            body["name"], path = self.name, "/api/accounts"
+            path = "/api/accounts"
+            if self.name:  # (no name: the account is called by its login)
+                body["name"] = self.name
         answer = await asyncio.to_thread(
             _request, self.server.http_url + path, self.state.token, body
         )

@@ -17,7 +17,14 @@ from trumps.tui.board import title_line
 from trumps.tui.cardtext import legal_words, typed_action
 from trumps.tui.connect.common import ClientScreen, say, show
 from trumps.tui.connect.dialogs import Confirm, PileView
-from trumps.tui.connect.model import NO_HINTS_RATED, REPLACED_TEXT, Change, TableModel, outcome_text
+from trumps.tui.connect.model import (
+    GUEST,
+    NO_HINTS_RATED,
+    REPLACED_TEXT,
+    Change,
+    TableModel,
+    outcome_text,
+)
 from trumps.tui.connect.text import (
     action_prompt,
     board_text,
@@ -157,14 +164,16 @@ class TableScreen(ClientScreen):
             if t.rating_note:
                 text += f" {t.rating_note}"
             if t.rematch:
-                text += f"  {t.rematch.get('by') or 'Someone'} started a rematch: n to join."
+                text += f"  {t.rematch.get('by') or GUEST} started a rematch: n to join."
             elif t.seat is not None:
                 text += "  n: rematch · b: lobby"
             show(status, Text(text, style="bold green"))
         elif t.replaced:
             show(status, Text(REPLACED_TEXT, style="bold yellow"))
         elif not t.started:
-            open_seats = sum(1 for s in t.seats if not s.get("bot") and not s.get("name"))
+            open_seats = sum(
+                1 for s in t.seats if not (s.get("bot") or s.get("name") or s.get("taken"))
+            )
             show(
                 status,
                 Text(f"Waiting for {open_seats} more player{'s' if open_seats != 1 else ''}…"),

@@ -24,7 +24,7 @@ from trumps.tui.board import (
     turn_line,
 )
 from trumps.tui.cardtext import action_label, card_key, join, legal_in_hand_order, sorted_cards
-from trumps.tui.connect.model import FeedItem, Msg, TableModel
+from trumps.tui.connect.model import GUEST, FeedItem, Msg, TableModel
 
 __all__ = [
     "action_prompt",
@@ -66,9 +66,9 @@ def lobby_row(summary: Msg) -> tuple[str, ...]:
     or casual."""
     seats = []
     for s in summary.get("seats", []):
-        if s.get("name"):
+        if s.get("name") or (s.get("taken") and not s.get("bot")):  # no name: "Guest"
             gone = " (left)" if s.get("left") else " (away)"
-            seats.append(str(s["name"]) + ("" if s.get("connected") else gone))
+            seats.append(str(s.get("name") or GUEST) + ("" if s.get("connected") else gone))
         elif s.get("bot"):
             seats.append(f"{s['bot']} bot")
         else:
@@ -122,7 +122,7 @@ def seats_text(t: TableModel, now: float | None = None) -> Text:
             tags.append("left (a bot plays)")
         elif info.get("away"):  # not back within the grace period: the bot plays for now
             tags.append("away: a bot plays")
-        elif not info.get("connected", True) and info.get("name"):
+        elif not info.get("connected", True) and (info.get("name") or info.get("taken")):
             tags.append("offline")
         left = t.clock_left(s, now)
         clock = None
@@ -143,7 +143,7 @@ def watchers_text(t: TableModel) -> str:
     """Who watches the table, as the server names them: "2 watching: Marta, Jin", the
     first names of a crowd and "(+4 more)"; empty when nobody does."""
     count = int(t.spectators.get("count") or 0)
-    names = [str(x) for x in t.spectators.get("names") or []]
+    names = [str(x) if x else GUEST for x in t.spectators.get("names") or []]
     if not count:
         return ""
     more = count - len(names)
@@ -255,7 +255,7 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
     if item.kind == "chat":  # a spectator's line says so, as on the page
         watching = " (watching)" if d.get("seat") is None else ""
         return join(
-            Text(f"<{d.get('name', '?')}>{watching} ", style="bold cyan"),
+            Text(f"<{d.get('name') or GUEST}>{watching} ", style="bold cyan"),
             Text(str(d.get("text", ""))),
         )
     if item.kind == "note":

@@ -10,7 +10,7 @@
 // reached by the URL's hash, #leaderboard/<family> and #player/<id>; routes.js).
 
 import { $, el, load, put, save, select } from "./dom.js";
-import { LANGS, errorText, gameName, lang, pickLang, setLang, t } from "./i18n.js";
+import { LANGS, errorText, gameName, lang, personName, pickLang, setLang, t } from "./i18n.js";
 import { whyText } from "./why.js";
 import { helpButton } from "./help.js";
 import { deck4, setDeck4 } from "./cards.js";
@@ -27,7 +27,7 @@ import { loadProfile, mountProfile } from "./profile.js";
 import { ROUTED, hashOf, routeOf } from "./routes.js";
 
 const S = {
-  // No name yet: the hello says "Guest" in the page's language.
+  // No name chosen: the hello says none (null); every page words it "Guest" in its language.
   name: load("name") || "", token: load("token"), account: null, playerId: null,
   tables: new Map(), // table id → table (net.js newTable)
   current: null, // the table shown
@@ -39,13 +39,14 @@ const S = {
   invite: new URLSearchParams(location.search).get("table"), // /?table=ID
   pendingJoin: null, // the invited table we asked to join (table_full → watch it)
   rematchFrom: null, // the finished table whose rematch we asked for
+  left: new Set(), // tables this page left: a late answer about one is not shown (error())
   connection: ["connecting", 0],
   who: null, // name and account the views were built for
 };
 
 const net = new Net({
   open: (url) => new WebSocket(url),
-  hello: () => ({ name: S.name || t("Guest"), resume_token: S.token }),
+  hello: () => ({ name: S.name || null, resume_token: S.token }),
   onMessage: (msg) => handlers[msg.type]?.(msg),
   onStatus: (state, retry) => connectionChanged(state, retry),
 });
@@ -59,6 +60,8 @@ function renderTable(tb) {
 }
 
 function send(msg) {
+  // Asking for a table again (join, watch): what the server says of it is news again.
+  if (msg.type === "join_table" || msg.type === "spectate") S.left.delete(msg.table_id);
   if (net.send(msg)) return true;
   status(t("Not connected to the server yet."), "error");
   return false;
@@ -83,7 +86,7 @@ function status(text, kind = "error", detail = null) {
 
 const handlers = {
   welcome(m) {
-    Object.assign(S, { playerId: m.player_id, name: m.name, token: m.resume_token, account: m.account ?? null });
+    Object.assign(S, { playerId: m.player_id, name: m.name ?? "", token: m.resume_token, account: m.account ?? null });
     if (load("named")) save("name", S.name); // a name the player chose, not the default one
     save("token", S.token);
     // Seats the server gave back get a table_state each; tables we only watched need asking.
@@ -115,6 +118,9 @@ const handlers = {
   error(m) {
     const tb = m.table_id ? S.tables.get(m.table_id) : null;
     if (tb) Object.assign(tb, { sent: false, resyncing: false, hint: tb.hint?.pending ? null : tb.hint });
+    // An answer about a table the player left (its leave_table meets a finished table the
+    // server has dropped since: "no_such_table"): not news for the table shown now.
+    if (!tb && m.table_id && S.left.has(m.table_id)) return;
     if (m.code === "unavailable" && !net.welcomed) {
       // The server is up but cannot reach its database or Redis: say so, and ask again soon.
       status(errorText(m.code), "error");
@@ -175,6 +181,7 @@ const handlers = {
         if (old.id !== tb.id && (old.id === S.rematchFrom || old.rematch?.new_table_id === tb.id)) {
           net.send({ type: "leave_table", table_id: old.id });
           S.tables.delete(old.id);
+          S.left.add(old.id);
         }
       }
       S.rematchFrom = null;
@@ -270,7 +277,7 @@ const handlers = {
     if (!tb) return;
     tb.rematch = { new_table_id: m.new_table_id, by: m.by };
     if (tb.id === S.current) renderTable(tb);
-    status(t("{name} asks for a rematch.", { name: m.by }), "info");
+    status(t("{name} asks for a rematch.", { name: personName(m.by) }), "info");
   },
 };
 
@@ -290,6 +297,7 @@ function leave(tb) {
   if (running && !window.confirm(t("Leave the table? A bot will play your seat."))) return;
   net.send({ type: "leave_table", table_id: tb.id });
   S.tables.delete(tb.id);
+  S.left.add(tb.id);
   S.current = S.tables.keys().next().value ?? null;
   show("lobby");
 }

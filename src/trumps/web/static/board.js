@@ -5,7 +5,8 @@
 // A model is {game, view, name(s) → text, info(s) → seat info or null, me (seat at the
 // bottom or null), toMove, clock(s) → seconds or null, reveal (show every hand), fresh,
 // held (the trick the latest move finished, from the event's `closed`: shown, with its
-// winner, until the next card, also when the view already shows the next deal)}.
+// winner, until the next card, also when the view already shows the next deal), over (the
+// game has ended: the last trick stays whole, never gathered)}.
 
 import { bdi, el, fill } from "./dom.js";
 import { cardBack, cardFace, cardText, suitSymbol } from "./cards.js";
@@ -60,10 +61,10 @@ export function seatBox(m, s) {
   if (info?.bot && !m.name(s).startsWith(t("{level} bot", { level: levelName(info.bot) }))) {
     marks.push(el("span", { class: "badge", title: t("computer player") }, levelName(info.bot)));
   }
-  if (info && !info.bot && info.name && !info.connected && !info.left) marks.push(el("span", { class: "badge warn" }, t("offline")));
+  if (info && !info.bot && info.taken && !info.connected && !info.left) marks.push(el("span", { class: "badge warn" }, t("offline")));
   if (info?.left) marks.push(el("span", { class: "badge warn" }, t("left: a bot plays the seat")));
   else if (info?.away) marks.push(el("span", { class: "badge warn" }, t("a bot plays for now")));
-  if (info && !info.name && !info.bot) marks.push(el("span", { class: "badge" }, t("waiting for a player")));
+  if (info && !info.taken && !info.bot) marks.push(el("span", { class: "badge" }, t("waiting for a player")));
   const out = v.out ?? [];
   if (out.includes(s)) marks.push(el("span", { class: "badge good" }, t("out of cards")));
   if (m.game === "kozyri" && Array.isArray(v.trumps) && v.trumps[s]) {
@@ -152,8 +153,9 @@ function twentyfiveCentre(m) {
       return { code, caption: bdi(m.name(s)), fresh: i >= trick.length - fresh, from: s === m.me ? 160 : -160 };
     }), "trick");
   } else if (m.held || last) {
-    // Between tricks: the last one stays in view with its winner, then is gathered.
-    trickNode = finishedTrick(m.held ?? last, n, m.name, m.me, { held: !!m.held });
+    // Between tricks: the last one stays in view with its winner, then is gathered; at the
+    // end of the game it stays as it is.
+    trickNode = finishedTrick(m.held ?? last, n, m.name, m.me, { held: !!m.held && !m.over });
   } else {
     trickNode = el("div", { class: "pile-empty" }, t("No cards played yet."));
   }

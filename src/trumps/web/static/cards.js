@@ -5,7 +5,7 @@
 // localStorage. Card codes are those of docs/actions.md: rank AKQJT98765432 then suit SHDC, or JK.
 
 import { bdi, el, load, save } from "./dom.js";
-import { cardName, num, suitName, t } from "./i18n.js";
+import { cardName, num, rankMark, suitName, t } from "./i18n.js";
 
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = "AKQJT98765432";
@@ -50,11 +50,14 @@ export function suitSymbol(suit) {
     SYMBOLS[suit] ?? "?");
 }
 
-/** Short text for a card inside a sentence: "10♥" in a <bdi>, coloured by suit. */
+/** Short text for a card inside a sentence: "10♥", "Q♠" in a <bdi>, coloured by suit; the
+ *  rank in the page's digits or its letter as the language writes it (a word in Persian,
+ *  with a narrow space before the symbol). */
 export function cardText(code) {
   if (code === "JK") return bdi(t("Joker"), "card-text joker");
-  const rank = code[0] === "T" ? num(10) : num(code[0]);
-  const node = bdi(`${rank}${SYMBOLS[code[1]]}`, `card-text suit-${code[1]}`);
+  const rank = code[0] === "T" ? num(10) : /[0-9]/.test(code[0]) ? num(code[0]) : rankMark(code[0]);
+  const gap = rank.length > 1 && !/[0-9۰-۹]/.test(rank) ? "\u202f" : ""; // a word, not a letter or a number
+  const node = bdi(`${rank}${gap}${SYMBOLS[code[1]]}`, `card-text suit-${code[1]}`);
   node.title = cardName(code);
   return node;
 }

@@ -5,7 +5,7 @@
 // src/trumps/tui/rulestext.py; tests/web/test_browser_help.py keeps the two equal).
 
 import { el, load, put, save } from "./dom.js";
-import { gameName, num, t } from "./i18n.js";
+import { gameName, listed, t } from "./i18n.js";
 
 /** Each game's rules: [rule ids, sentence]; literal msgids. */
 export function rules(game) {
@@ -46,7 +46,14 @@ let dialog = null;
 function panel(game) {
   return el("div", { class: "rules", testid: `rules-${game}`, lang: null },
     el("h3", {}, gameName(game)),
-    el("ol", {}, rules(game).map(([ids, text]) => el("li", {}, text, " ", el("small", { class: "rule-id" }, num(ids))))));
+    el("ol", {}, rules(game).map(([ids, text]) => el("li", {}, text, " ", ruleIds(ids)))));
+}
+
+/** A rule's ids ("F9, F10"): identifiers of docs/rules/*.md, kept as they are written there
+ *  (Latin letter and digits, left to right) in every language; only the list separator is
+ *  the language's. */
+function ruleIds(ids) {
+  return el("small", { class: "rule-id" }, listed(ids.split(", ").map((id) => el("bdi", { dir: "ltr" }, id))));
 }
 
 /** Open "How to play" on `game`'s rules (the other game a tab away). */

@@ -195,6 +195,7 @@ function renderReplay() {
   const held = (pos?.trick ?? []).length ? null : r.closed[r.i]?.trick ?? null;
   const model = pos && {
     game: pos.game, view: pos, name, info: () => null, me: null, toMove: pos.to_move, clock: null, reveal: true, held,
+    over: !!outcome,
   };
   // The move that led here, when the analysis marked it: its badge in the caption, and
   // what it cost with the better move under it.

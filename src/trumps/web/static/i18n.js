@@ -92,6 +92,12 @@ export function botName(seat) {
   return n ? `${name} ${num(Number(n))}` : name;
 }
 
+/** A person's name; one who chose none (the server sends null) is "Guest" in the page's
+ *  language, never the word of the language that person came in. */
+export function personName(name) {
+  return name || t("Guest");
+}
+
 /** Items (strings or nodes) with the language's list separator between them ("، " in
  *  Persian): an array to spread into el() or put(). */
 export function listed(items) {
@@ -140,6 +146,22 @@ function rankName(rank) {
   }[rank] ?? rank;
 }
 
+/** A card's rank as written beside its suit symbol in a sentence ("Q" of "Q♠"); number
+ *  cards are written in the page's digits by the caller. A language without letters for
+ *  the ranks writes their words (Persian: "بی‌بی♠"). */
+export function rankMark(rank) {
+  return {
+    // i18n: the ace as written just before a suit symbol in a sentence (A♠): its letter, or the word in a language without one
+    A: t("A"),
+    // i18n: the king as written just before a suit symbol in a sentence (K♠): its letter, or the word in a language without one
+    K: t("K"),
+    // i18n: the queen as written just before a suit symbol in a sentence (Q♠): its letter, or the word in a language without one
+    Q: t("Q"),
+    // i18n: the jack as written just before a suit symbol in a sentence (J♠): its letter, or the word in a language without one
+    J: t("J"),
+  }[rank] ?? rank;
+}
+
 /** A card's spoken name: "ten of hearts" (screen readers, tooltips). */
 export function cardName(code) {
   if (code === "JK") return t("joker");
@@ -170,5 +192,6 @@ export function errorText(code) {
     internal_error: t("The server failed; nothing changed."),
     unavailable: t("The server cannot store games just now; nothing changed. Trying again shortly."),
     not_allowed: t("That is not possible at this table."),
+    rated_no_hints: t("No hints in rated games."),
   }[code] ?? t("Something went wrong.");
 }

@@ -3,7 +3,7 @@
 // (docs/ratings.md) are for accounts: a guest sees the Rated choices off, with the reason.
 
 import { bdi, el, fill, load, put, save, select } from "./dom.js";
-import { botName, errorText, gameName, lang, listed, levelName, num, plural, presetName, t } from "./i18n.js";
+import { botName, errorText, gameName, lang, listed, levelName, num, personName, plural, presetName, t } from "./i18n.js";
 import { botPace } from "./trickview.js";
 import { changesFrom, optionLabel, presetOf, resolve, rulesLine, valueLabel } from "./rulesview.js";
 import { sessionsBox } from "./sessions.js";
@@ -103,7 +103,8 @@ function computerBox() {
 // ------------------------------------------------------------------ public tables
 
 function seatsText(seats) {
-  return seats.map((s) => (s.bot ? botName(s) : s.name ? s.name : t("open seat")));
+  // (a taken seat without a name: a person who chose none, "Guest" in my language)
+  return seats.map((s) => (s.bot ? botName(s) : s.name || s.taken ? personName(s.name) : t("open seat")));
 }
 
 const LOBBY_PAGE = 50; // tables in one table_list (the server's lobby.LOBBY_PAGE)
@@ -448,8 +449,13 @@ function welcomeBox() {
 
 function profileBox() {
   const S = ctx.state;
-  const name = el("input", { id: "name-input", testid: "name-input", maxlength: 32, value: S.name ?? "", autocomplete: "nickname" });
-  const nameForm = el("form", { class: "inline", onsubmit: (e) => { e.preventDefault(); ctx.rename(name.value.trim() || t("Guest")); } },
+  // No name chosen: the field is empty, its placeholder the default others see ("Guest").
+  const name = el("input", { id: "name-input", testid: "name-input", maxlength: 32, value: S.name ?? "",
+    placeholder: t("Guest"), autocomplete: "nickname" });
+  const nameForm = el("form", { class: "inline", onsubmit: (e) => {
+    e.preventDefault();
+    if (name.value.trim()) ctx.rename(name.value.trim()); // (blank: the name stays as it is)
+  } },
     el("label", { for: "name-input" }, t("Your name")), name,
     el("button", { type: "submit", testid: "name-save" }, t("Save")));
   const account = S.account
@@ -463,11 +469,34 @@ function profileBox() {
 }
 
 function accountForm(kind) {
+  // A refusal is said in the form, under the field at fault (the password, the login) or
+  // under the button, tied to the field (aria-describedby); what was typed stays to fix.
+  const ids = { login: `${kind}-login-error`, password: `${kind}-password-error`, form: `${kind}-error` };
+  const errors = Object.fromEntries(Object.entries(ids).map(([field, id]) =>
+    [field, el("p", { class: "form-error", id, testid: id, role: "alert", hidden: true })]));
   const login = el("input", { name: "login", required: true, autocomplete: "username", minlength: 3, maxlength: 32 });
   const password = el("input", { name: "password", type: "password", required: true,
     autocomplete: kind === "register" ? "new-password" : "current-password" });
+  const fields = { login, password };
+  const clear = () => {
+    for (const box of Object.values(errors)) put(box).hidden = true;
+    for (const input of Object.values(fields)) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+  };
+  const refuse = (field, text, detail = null) => {
+    clear();
+    put(errors[field], text, detail ? el("small", {}, ` (${detail})`) : null).hidden = false;
+    const input = fields[field];
+    if (input) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", ids[field]);
+    }
+  };
   const submit = async (e) => {
     e.preventDefault();
+    clear();
     try {
       const body = { login: login.value.trim(), password: password.value };
       if (kind === "register") body.name = ctx.state.name || body.login;
@@ -478,15 +507,22 @@ function accountForm(kind) {
       password.value = "";
       ctx.adopt(data, kind === "register");
     } catch (err) {
-      ctx.status(err.code === "weak_password" ? t("That password is too easy to guess: use a longer one, or several words that do not go together.")
-        : err.status === 429 ? t("Too many tries: wait a minute.")
-        : err.status === 401 ? t("Wrong login or password.") : err.status === 409 ? t("That login is taken.")
-        : kind === "register" ? t("Registration failed.") : t("Login failed."), "error", err.message);
+      if (err.code === "weak_password") {
+        refuse("password", t("That password is too easy to guess: use a longer one, or several words that do not go together."));
+      } else if (err.status === 409) {
+        refuse("login", t("That login is taken."));
+      } else if (err.status === 429) {
+        refuse("form", t("Too many tries: wait a minute."));
+      } else if (err.status === 401) {
+        refuse("form", t("Wrong login or password."));
+      } else { // something unexpected: the server's own words too, in smaller print
+        refuse("form", kind === "register" ? t("Registration failed.") : t("Login failed."), err.message);
+      }
     }
   };
   return el("form", { class: "stack", onsubmit: submit },
     el("h3", {}, kind === "register" ? t("Register") : t("Log in")),
-    el("label", {}, t("Login"), " ", login),
-    el("label", {}, t("Password"), " ", password),
-    el("button", { type: "submit" }, kind === "register" ? t("Register") : t("Log in")));
+    el("label", {}, t("Login"), " ", login), errors.login,
+    el("label", {}, t("Password"), " ", password), errors.password,
+    el("button", { type: "submit" }, kind === "register" ? t("Register") : t("Log in")), errors.form);
 }

@@ -79,7 +79,8 @@ export class Net {
   hello() {
     const { name, resume_token: token } = this.options.hello();
     // contributes: this page gives a random value to every deal it sits at (fairdeal.js).
-    const msg = { type: "hello", protocol: PROTOCOL, name: name || "Guest", contributes: true };
+    // No name chosen: null, and every viewer words it in their own language ("Guest").
+    const msg = { type: "hello", protocol: PROTOCOL, name: name || null, contributes: true };
     if (token) msg.resume_token = token;
     this.ws?.send(JSON.stringify(msg));
   }

@@ -30,13 +30,17 @@ export function familyShort(family) {
 }
 
 /** A rating as nodes: its number in the page's digits and, when provisional, the mark that
- *  says so (a screen reader hears the word, not the sign). */
+ *  says so ("1537?") with the word beside it, wherever it is shown ("1537? provisional"); a
+ *  screen reader hears "1537, provisional" (the word, not the sign). */
 export function ratingNodes(rating, provisional = false) {
   if (!provisional) return [num(rating)];
+  const why = t("provisional: few rated games yet");
   // i18n: a provisional rating, marked as Lichess marks it ("1537?"); keep {rating}
   const shown = t("{rating}?", { rating: num(rating) });
-  return [el("span", { "aria-hidden": "true", title: t("provisional: few rated games yet") }, shown),
-    el("span", { class: "sr-only" }, t("{rating}, provisional", { rating: num(rating) }))];
+  return [el("span", { class: "provisional", "aria-hidden": "true", title: why }, shown, " ",
+    // i18n: said beside a provisional rating ("1537? provisional"): few rated games yet
+    el("small", { class: "provisional-word" }, t("provisional"))),
+  el("span", { class: "sr-only" }, t("{rating}, provisional", { rating: num(rating) }))];
 }
 
 /** "+25", "−7", "±0" in the page's digits, kept left to right in a right-to-left page. */

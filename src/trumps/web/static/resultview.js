@@ -5,7 +5,7 @@
 // on one) stay.
 
 import { bdi, el, fill, put } from "./dom.js";
-import { t } from "./i18n.js";
+import { personName, t } from "./i18n.js";
 import { outcomeNodes } from "./board.js";
 import { checkRecord, fairText } from "./fairdeal.js";
 import { changeNodes, loadMyChange } from "./ratings.js";
@@ -15,12 +15,12 @@ export function renderResult(tb, box, ctx, seatLabel) {
   box.hidden = !tb.outcome;
   if (!tb.outcome) return;
   const children = [el("p", { class: "outcome" }, outcomeNodes(tb.outcome, seatLabel, tb.seat))];
-  if (tb.rematch?.by) {
-    children.push(el("p", {}, fill(t("{name} asks for a rematch."), { name: bdi(tb.rematch.by) })));
+  if (tb.rematch?.new_table_id) { // (`by` null: a person who chose no name)
+    children.push(el("p", {}, fill(t("{name} asks for a rematch."), { name: bdi(personName(tb.rematch.by)) })));
   }
   const buttons = el("div", { class: "inline" });
   if (tb.seat !== null) {
-    buttons.append(el("button", { type: "button", class: "primary", testid: "rematch", onclick: () => ctx.rematch(tb) }, tb.rematch?.by ? t("Accept the rematch") : t("Rematch")));
+    buttons.append(el("button", { type: "button", class: "primary", testid: "rematch", onclick: () => ctx.rematch(tb) }, tb.rematch?.new_table_id ? t("Accept the rematch") : t("Rematch")));
   }
   if (tb.record_id !== null) {
     buttons.append(el("a", { href: `/api/games/${encodeURIComponent(tb.record_id)}?download=1`,

@@ -8,7 +8,7 @@
 import { bdi, el, fill, put, reducedMotion } from "./dom.js";
 import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
 import { rulesLine } from "./rulesview.js";
-import { botName, cardName, gameName, levelName, listed, num, plural, suitName, t } from "./i18n.js";
+import { botName, cardName, gameName, levelName, listed, num, personName, plural, suitName, t } from "./i18n.js";
 import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, seatBox } from "./board.js";
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
@@ -32,7 +32,7 @@ export const canAct = (tb) => tb.seat !== null && !tb.outcome && !tb.sent && !tb
 function seatLabel(tb, s) {
   const info = tb.seats[s];
   if (info?.bot) return botName(info);
-  if (info?.name) return info.name;
+  if (info?.name || info?.taken) return personName(info.name); // no name chosen: "Guest"
   return t("Seat {n}", { n: s + 1 });
 }
 
@@ -58,6 +58,8 @@ export function mountTable(root, context) {
     words: el("div", { class: "word-actions" }),
     hand: el("div", { class: "hand", testid: "hand", role: "group", "aria-label": t("Your hand") }),
     hint: el("button", { type: "button", class: "ghost", testid: "hint", onclick: askHint }, t("Hint")),
+    // where the Hint button would be at a rated game against the computer: why it is not
+    noHints: el("span", { class: "no-hints note", testid: "no-hints", hidden: true }, t("No hints in rated games.")),
     hintOut: el("div", { class: "hint-out", "aria-live": "polite" }),
     result: el("div", { class: "result", testid: "result", role: "status", hidden: true }),
     resign: el("button", { type: "button", class: "ghost", testid: "resign", onclick: resign }, t("Resign")),
@@ -85,7 +87,7 @@ export function mountTable(root, context) {
     parts.inviteBox,
     el("div", { class: "felt" }, parts.opponents, parts.centre, parts.me),
     parts.result,
-    el("div", { class: "t-tools" }, parts.hint, parts.lastTrick, parts.resign, parts.leave,
+    el("div", { class: "t-tools" }, parts.hint, parts.noHints, parts.lastTrick, parts.resign, parts.leave,
       animControl(() => { const tb = ctx.current(); if (tb) renderTable(tb); }),
       cardSizeControl(() => layoutHand(parts.hand))),
     parts.lastTrickOut,
@@ -126,7 +128,7 @@ export function renderTable(tb) {
     const box = walkthrough(); // a first game: shown until dismissed for good
     if (box) parts.walk.append(box);
   }
-  const open = tb.seats.some((s) => !s.name && !s.bot);
+  const open = tb.seats.some((s) => !s.taken && !s.bot);
   // The invite link is for a player at a table that still has a seat to fill: not for
   // spectators, nor once every seat is taken.
   parts.inviteBox.hidden = tb.seat === null || !open || !!tb.outcome;
@@ -160,7 +162,7 @@ function renderWatchers(tb) {
   if (!count) return put(parts.watchers);
   const more = count - names.length;
   put(parts.watchers, plural(count, t("{n} person watching:"), t("{n} people watching:")), " ",
-    ...listed(names.map((x) => bdi(x))), more > 0 ? [" ", t("+{n} more", { n: more })] : "");
+    ...listed(names.map((x) => bdi(personName(x)))), more > 0 ? [" ", t("+{n} more", { n: more })] : "");
 }
 /** The table was just opened (app.js): from its top, the focus in the hand. */
 export const tableEntered = () => enterTable(parts);
@@ -193,7 +195,7 @@ function liveModel(tb) {
   return {
     game: tb.game, view: v, name: (s) => seatLabel(tb, s), info: (s) => tb.seats[s] ?? null,
     me: tb.seat, toMove: tb.outcome ? null : tb.to_move, clock: (s) => clockLeft(tb, s), reveal: false,
-    fresh, from, held: (v.trick ?? []).length ? null : tb.closed?.trick ?? null,
+    fresh, from, held: (v.trick ?? []).length ? null : tb.closed?.trick ?? null, over: !!tb.outcome,
   };
 }
 
@@ -399,8 +401,10 @@ function shortcutKeys(i) {
 }
 
 function renderHint(tb) {
-  const show = againstComputer(tb) && !tb.outcome && tb.to_move !== null;
+  const playing = againstComputer(tb) && !tb.outcome && tb.to_move !== null;
+  const show = playing && !tb.rated; // a rated game has none (the server: rated_no_hints)
   parts.hint.hidden = !show;
+  parts.noHints.hidden = !(playing && tb.rated);
   parts.hint.disabled = !canAct(tb) || tb.hint?.pending;
   const h = tb.hint;
   if (!show || !h || h.pending || h.event !== tb.event) {
@@ -485,7 +489,7 @@ function logItems(tb, e) {
 const renderLog = (tb) => appendNew(parts.log, tb, tb.log, (e) => logItems(tb, e));
 
 const renderChat = (tb) => appendNew(parts.chat, tb, tb.chat, (c) => el("li", {},
-  el("strong", {}, bdi(c.name)), c.seat === null || c.seat === undefined ? [" (", t("watching"), ")"] : "", ": ", bdi(c.text)));
+  el("strong", {}, bdi(personName(c.name))), c.seat === null || c.seat === undefined ? [" (", t("watching"), ")"] : "", ": ", bdi(c.text)));
 
 /** Forget what the log and chat show (after a language change). */
 export function resetLists() {

@@ -9,7 +9,7 @@
 // events themselves are announced by announce.js, as in the drawn table.
 
 import { el, load, put, save } from "./dom.js";
-import { botName, cardName, lang, listed, num, plural, suitName, t } from "./i18n.js";
+import { botName, cardName, lang, listed, num, personName, plural, suitName, t } from "./i18n.js";
 import { sortHand } from "./cards.js";
 import { outcomeNodes } from "./board.js";
 import { hintTemplate, whyText } from "./why.js";
@@ -90,7 +90,8 @@ function answer(text) {
 function name(tb, s) {
   const info = tb.seats[s];
   if (info?.bot) return botName(info);
-  return info?.name || t("Seat {n}", { n: s + 1 });
+  if (info?.name || info?.taken) return personName(info.name); // no name chosen: "Guest"
+  return t("Seat {n}", { n: s + 1 });
 }
 const myHand = (tb) => (tb.seat !== null && Array.isArray(tb.view.hands?.[tb.seat]) ? tb.view.hands[tb.seat] : []);
 const handSize = (hand) => (Array.isArray(hand) ? hand.length : hand?.count ?? 0);
@@ -297,6 +298,7 @@ function countText(tb, typed) {
 
 function askHint(tb) {
   if (!tb.seats.every((s) => s.seat === tb.seat || !!s.bot) || tb.seat === null) return t("Hints are for games against the computer only.");
+  if (tb.rated) return t("No hints in rated games."); // the server refuses them (rated_no_hints)
   if (!ctx.canAct(tb)) return t("A hint is for your turn.");
   if (ctx.send({ type: "hint", table_id: tb.id })) tb.hint = { pending: true, event: tb.event };
   return ""; // the hint is said when it comes (renderText)
