@@ -4,28 +4,20 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from typing import Any
 
 import pytest
 
 import trumps
+from gamekit import finished_game
 from trumps.records import FORMAT, dumps, loads, record_of, replay
 
 SETUPS = [("kozyri", 2), ("kozyri", 4), ("twentyfive", 4), ("twentyfive", 3)]
 
 
-def _finished(game_id: str, players: int, seed: int) -> trumps.Game:
-    game = trumps.new_game(game_id, players=players, seed=seed)
-    rng = random.Random(seed)
-    while not game.is_over:
-        game.play(rng.choice(game.legal_actions()))
-    return game
-
-
 @pytest.mark.parametrize(("game_id", "players"), SETUPS)
 def test_record_round_trip_replays_the_same_game(game_id: str, players: int) -> None:
-    game = _finished(game_id, players, seed=3)
+    game = finished_game(game_id, players, seed=3)
     names = [f"P{s}" for s in range(players)]
     record = record_of(game, names, started="2026-11-29T10:00:00+00:00")
     assert record["format"] == FORMAT
@@ -109,7 +101,7 @@ def _tamper(record: dict[str, Any], how: str) -> dict[str, Any]:
 )
 @pytest.mark.parametrize(("game_id", "players"), SETUPS[:3])
 def test_tampered_records_are_rejected(game_id: str, players: int, how: str) -> None:
-    record = record_of(_finished(game_id, players, seed=21))
+    record = record_of(finished_game(game_id, players, seed=21))
     replay(record)  # the original is fine
     with pytest.raises(trumps.InvalidRecord):
         replay(_tamper(record, how))

@@ -11,52 +11,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import trumps
+from ai.positions import SETTINGS, reach, rule_options
 from trumps.ai import BOTS, make_bot
 from trumps.ai.base import Limits
-from trumps.games import GAMES
-from trumps.games.options import Option
 
 LIMITS = Limits(iterations=4, nodes=300)
-# Whole-number options drawn up to this much (the defaults can be large: 10,000 plies).
-INT_CAP = {"max_plies": 300, "target": 60, "points_per_trick": 10, "match_losses": 3}
-
-
-def _values(option: Option) -> st.SearchStrategy[object]:
-    if option.choices:
-        return st.sampled_from(option.choices)
-    if isinstance(option.default, bool):
-        return st.booleans()
-    low = option.minimum if option.minimum is not None else 0
-    high = option.maximum if option.maximum is not None else INT_CAP.get(option.name, 5)
-    return st.integers(min_value=low, max_value=max(low, high))
-
-
-def _rules(game_id: str) -> st.SearchStrategy[dict[str, object]]:
-    cls = GAMES[game_id]
-    options = {name: _values(o) for name, o in cls.OPTIONS.items()}
-    presets: list[str] = []
-    for name, preset in cls.PRESETS.items():
-        presets += [name, *preset.aliases]
-    options["preset"] = st.sampled_from(presets)
-    return st.fixed_dictionaries({}, optional=options)
-
-
-def _reach(game_id: str, players: int, rules: dict[str, object], seed: int, plies: int) -> Any:
-    try:
-        game = trumps.new_game(game_id, players=players, rules=rules, seed=seed)
-    except trumps.InvalidRules:
-        assume(False)  # e.g. teams of three for five players, a preset's own player count
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if game.is_over:
-            break
-        game.play(rng.choice(game.legal_actions()))
-    assume(not game.is_over)
-    return game
 
 
 def _check_every_level(game: Any, seed: int) -> None:
@@ -70,30 +33,23 @@ def _check_every_level(game: Any, seed: int) -> None:
         assert decision.reasoning, level
 
 
-SETTINGS = settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-)
-
-
 @SETTINGS
 @given(
     players=st.integers(2, 4),
-    rules=_rules("kozyri"),
+    rules=rule_options("kozyri"),
     seed=st.integers(0, 10_000),
     plies=st.integers(0, 120),
 )
 def test_every_bot_plays_legally_at_svoi_kozyri(
     players: int, rules: dict[str, object], seed: int, plies: int
 ) -> None:
-    _check_every_level(_reach("kozyri", players, rules, seed, plies), seed)
+    _check_every_level(reach("kozyri", players, rules, seed, plies), seed)
 
 
 @SETTINGS
 @given(
     players=st.integers(2, 10),
-    rules=_rules("twentyfive"),
+    rules=rule_options("twentyfive"),
     seed=st.integers(0, 10_000),
     plies=st.integers(0, 60),
 )
@@ -102,7 +58,7 @@ def test_every_bot_plays_legally_at_svoi_kozyri(
 def test_every_bot_plays_legally_at_twentyfive(
     players: int, rules: dict[str, object], seed: int, plies: int
 ) -> None:
-    _check_every_level(_reach("twentyfive", players, rules, seed, plies), seed)
+    _check_every_level(reach("twentyfive", players, rules, seed, plies), seed)
 
 
 def test_the_positions_reach_the_rare_cases() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import trumps
+from ai.positions import positions, redeal
 from trumps.ai import BOTS, make_bot
 from trumps.ai.base import Bot, Limits
 from trumps.ai.ismcts import PIMCBot
@@ -34,98 +34,9 @@ GAMES: list[tuple[str, int, dict[str, object]]] = [
 DIRECT: list[type[Bot]] = [PIMCBot]
 
 
-def _places(full: dict[str, Any], view: dict[str, Any]) -> list[tuple[str, int, int]]:
-    """Every hidden card's place: (kind, index, position in that list)."""
-    places: list[tuple[str, int, int]] = []
-    for s, h in enumerate(view["hands"]):
-        if isinstance(h, dict):
-            for i, c in enumerate(full["hands"][s]):
-                if c not in h["known"]:
-                    places.append(("hand", s, i))
-    if full["game"] == "twentyfive":
-        places += [("stock", 0, i) for i in range(len(full["stock"]))]
-        if full["robbed"] is not None and "discard" not in (view["robbed"] or {}):
-            places.append(("robbed", 0, 0))
-        if full.get("joker_discard") and view.get("joker_discard") is None:
-            places.append(("joker", 0, 0))
-    return places
-
-
-def _get(pos: dict[str, Any], place: tuple[str, int, int]) -> str:
-    kind, s, i = place
-    if kind == "hand":
-        return str(pos["hands"][s][i])
-    if kind == "stock":
-        return str(pos["stock"][i])
-    if kind == "robbed":
-        return str(pos["robbed"]["discard"])
-    return str(pos["joker_discard"])
-
-
-def _set(pos: dict[str, Any], place: tuple[str, int, int], card: str) -> None:
-    kind, s, i = place
-    if kind == "hand":
-        pos["hands"][s][i] = card
-    elif kind == "stock":
-        pos["stock"][i] = card
-    elif kind == "robbed":
-        pos["robbed"]["discard"] = card
-    else:
-        pos["joker_discard"] = card
-
-
-def redeal(game: trumps.Game, seat: int, rng: random.Random, swaps: int = 40) -> trumps.Game:
-    """A game whose hidden cards are shuffled around, with the same ``view(seat)``."""
-    view = game.view(seat)
-    pos = game.to_json()
-    places = _places(pos, view)
-    for _ in range(swaps):
-        if len(places) < 2:
-            break
-        a, b = rng.sample(places, 2)
-        if a[:2] == b[:2]:
-            continue
-        trial = {k: (list(map(list, v)) if k == "hands" else v) for k, v in pos.items()}
-        if "stock" in pos:
-            trial["stock"] = list(pos["stock"])
-        if pos.get("robbed"):
-            trial["robbed"] = dict(pos["robbed"])
-        ca, cb = _get(trial, a), _get(trial, b)
-        _set(trial, a, cb)
-        _set(trial, b, ca)
-        try:
-            moved = trumps.from_json(trial)
-        except ValueError:
-            continue
-        if moved.view(seat) == view:
-            pos = trial
-    if pos["game"] == "twentyfive":
-        pos.pop("seed", None)
-    return trumps.from_json(pos)
-
-
-def _positions(game_id: str, players: int, rules: dict[str, object]) -> list[trumps.Game]:
-    rng = random.Random(f"{game_id}/{players}/{sorted(rules.items())}")
-    out: list[trumps.Game] = []
-    seed = 0
-    while len(out) < 3:
-        extra: dict[str, Any] = {"trumps": list("SHDC"[:players])} if game_id == "kozyri" else {}
-        game = trumps.new_game(game_id, players=players, rules=rules, seed=seed, **extra)
-        seed += 1
-        for _ in range(rng.randrange(1, 25)):
-            if game.is_over:
-                break
-            legal = game.legal_actions()
-            robs = [a for a in legal if a.startswith("rob ")]
-            game.play(rng.choice(robs) if robs and rng.random() < 0.7 else rng.choice(legal))
-        if not game.is_over and len(game.legal_actions()) > 1:
-            out.append(game)
-    return out
-
-
 def _check(bot_for: Any, game_id: str, players: int, rules: dict[str, object]) -> int:
     changed = 0
-    for k, game in enumerate(_positions(game_id, players, rules)):
+    for k, game in enumerate(positions(game_id, players, rules)):
         seat = game.current_player
         assert seat is not None
         view = game.view(seat)

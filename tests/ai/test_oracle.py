@@ -17,14 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trumps
+from ai.positions import SETTINGS, positions, reach, redeal, rule_options
 from trumps.ai import BOTS, Bot, Limits, make_bot
 from trumps.ai.oracle import ORACLE_LEVEL, ORACLE_NOTE, OracleBot
 from trumps.arena import InlineExecutor, make_matchup, plan_games, play_batch, run_games
 from trumps.arena.run import ARENA_BOTS, play_game
 from trumps.arena.stats import bot_stats, paired_stats
 from trumps.cli import cli
-
-from .test_bots_legal import SETTINGS, _reach, _rules
 
 LIMITS = Limits(iterations=6, nodes=300)
 
@@ -70,37 +69,35 @@ def _check(game: Any, seed: int) -> None:
 @SETTINGS
 @given(
     players=st.integers(2, 4),
-    rules=_rules("kozyri"),
+    rules=rule_options("kozyri"),
     seed=st.integers(0, 10_000),
     plies=st.integers(0, 120),
 )
 def test_the_oracle_plays_legally_at_svoi_kozyri(
     players: int, rules: dict[str, object], seed: int, plies: int
 ) -> None:
-    _check(_reach("kozyri", players, rules, seed, plies), seed)
+    _check(reach("kozyri", players, rules, seed, plies), seed)
 
 
 @SETTINGS
 @given(
     players=st.integers(2, 10),
-    rules=_rules("twentyfive"),
+    rules=rule_options("twentyfive"),
     seed=st.integers(0, 10_000),
     plies=st.integers(0, 60),
 )
 def test_the_oracle_plays_legally_at_twentyfive(
     players: int, rules: dict[str, object], seed: int, plies: int
 ) -> None:
-    _check(_reach("twentyfive", players, rules, seed, plies), seed)
+    _check(reach("twentyfive", players, rules, seed, plies), seed)
 
 
 def test_the_oracle_uses_the_hidden_cards() -> None:
     """Where the view leaves the choice open, the true deal decides it: across positions,
     the oracle's move depends on hidden cards that no view shows (the opposite of the
     no-peek test, which every level passes)."""
-    from .test_no_peeking import _positions, redeal
-
     changed = 0
-    for k, game in enumerate(_positions("twentyfive", 4, {})):
+    for k, game in enumerate(positions("twentyfive", 4, {})):
         seat = game.current_player
         assert seat is not None
         other = redeal(game, seat, random.Random(k))

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trumps
-from test_conformance import CONF, GAME_IDS, make_game, play_random, redeal
+from gamekit import CONF, GAME_IDS, make_game, play_random, redeal
 from trumps.envs.observation import encode, layout, size
 
 

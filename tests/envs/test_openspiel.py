@@ -15,7 +15,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import trumps
-from test_conformance import redeal
+from gamekit import redeal
 from trumps.ai import Limits, make_bot
 from trumps.envs.observation import encode
 from trumps.envs.openspiel import DEAL_SEEDS, TrumpsState

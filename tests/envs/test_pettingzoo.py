@@ -20,7 +20,7 @@ from pettingzoo.test.api_test import api_test
 from pettingzoo.test.seed_test import seed_test
 
 import trumps
-from test_conformance import CONF, redeal
+from gamekit import CONF, redeal
 from trumps.envs.observation import encode, size
 from trumps.envs.pettingzoo import env, raw_env
 

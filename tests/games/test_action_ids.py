@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trumps
-from test_conformance import CONF, GAME_IDS, make_game
+from gamekit import CONF, GAME_IDS, make_game
 from trumps.games.actions import KOZYRI_ACTIONS, TWENTYFIVE_ACTIONS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "action_ids.json"

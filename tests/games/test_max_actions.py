@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trumps
-from test_conformance import CONF, GAME_IDS, make_game
+from gamekit import CONF, GAME_IDS, make_game
 
 
 @given(data=st.data(), game_id=st.sampled_from(GAME_IDS))

@@ -21,8 +21,7 @@ import pytest
 from starlette.applications import Starlette
 
 import trumps
-from server.test_readyz import running
-from server.test_sessions import SECRET, auth, http_client, register
+from server.appkit import SECRET, auth, http_client, register, running
 from trumps.ai.analysis import Budget, MoveAnalysis, analyze_game, analyze_ply, judged_plies
 from trumps.ai.base import Limits
 from trumps.ai.simple import EasyBot

@@ -9,14 +9,10 @@ SIGKILL) are tested end to end in ``test_e2e_cluster.py``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 
-from server.e2e import postgres_database
-from server.hubkit import decoded, hello, next_of, said
-from server.redis_env import REDIS_URL, fresh_prefix, need_redis
-from store.postgres import need_postgres
+from server.hubkit import decoded, hello, next_of, run_cluster, said
 from trumps.server.bus import ALIVE_TTL
-from trumps.server.hub import Connection, Hub, HubOptions
+from trumps.server.hub import Connection, Hub
 from trumps.server.protocol import (
     Error,
     Event,
@@ -27,46 +23,7 @@ from trumps.server.protocol import (
     Waiting,
     Welcome,
 )
-from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
-
-SECRET = "cluster-test-secret-0123456789"
-
-
-def run(body: Callable[[Hub, Hub, SqlStore], Awaitable[None]]) -> None:
-    need_postgres()
-    need_redis()
-    prefix = fresh_prefix()
-    with postgres_database() as url:
-
-        async def main() -> None:
-            store_a, store_b = SqlStore(url), SqlStore(url)
-            await store_a.create()
-            hubs = [
-                Hub(
-                    store,
-                    Sessions(store, SECRET),
-                    HubOptions(
-                        bot_time=0.01,
-                        seed=seed,
-                        redis_url=REDIS_URL,
-                        node_id=node,
-                        redis_prefix=prefix,
-                    ),
-                )
-                for store, seed, node in ((store_a, 1, "A"), (store_b, 100, "B"))
-            ]
-            for hub in hubs:
-                await hub.start()
-            try:
-                await asyncio.wait_for(body(hubs[0], hubs[1], store_a), 60)
-            finally:
-                for hub in hubs:
-                    await hub.stop()
-                await store_a.close()
-                await store_b.close()
-
-        asyncio.run(main())
 
 
 async def across(a: Hub, b: Hub) -> tuple[Connection, Connection, Welcome, str]:
@@ -130,7 +87,7 @@ def test_a_player_on_either_process_plays_at_a_table_owned_by_one() -> None:
         assert len(running.record["actions"]) == 2
         assert await store.table_owner(table_id) == (True, "A")
 
-    run(body)
+    run_cluster(body)
 
 
 async def watchers(conn: Connection, table_id: str, count: int) -> Spectators:
@@ -172,7 +129,7 @@ def test_a_spectator_on_another_process_watches_the_owner_s_table() -> None:
         for player in (ana, rui):
             assert (await watchers(player, table_id, 0)).names == []
 
-    run(body)
+    run_cluster(body)
 
 
 def test_a_private_table_is_joined_by_its_id_from_another_process() -> None:
@@ -204,7 +161,7 @@ def test_a_private_table_is_joined_by_its_id_from_another_process() -> None:
         assert running.record["actions"] == [moved.action]
         assert await store.table_owner(table_id) == (True, "A")
 
-    run(body)
+    run_cluster(body)
 
 
 def test_quick_match_pairs_players_on_different_processes() -> None:
@@ -218,7 +175,7 @@ def test_quick_match_pairs_players_on_different_processes() -> None:
         theirs = await next_of(ana, TableState)
         assert mine.table_id == theirs.table_id and {mine.seat, theirs.seat} == {0, 1}
 
-    run(body)
+    run_cluster(body)
 
 
 def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
@@ -252,7 +209,7 @@ def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
         [stored] = [t for t in await store.running_tables() if t.table_id == table_id]
         assert stored.record["actions"] == [moved.action]
 
-    run(body)
+    run_cluster(body)
 
 
 def test_rematch_offer_and_table_limit_work_across_processes() -> None:
@@ -293,7 +250,7 @@ def test_rematch_offer_and_table_limit_work_across_processes() -> None:
                 break
         assert refused.code == "rate_limited"
 
-    run(body)
+    run_cluster(body)
 
 
 def test_a_process_not_yet_heard_again_after_redis_came_back_keeps_its_players() -> None:
@@ -316,7 +273,7 @@ def test_a_process_not_yet_heard_again_after_redis_came_back_keeps_its_players()
             if isinstance(answer, TableState) and answer.table_id == table_id:
                 break
 
-    run(body)
+    run_cluster(body)
 
 
 def test_a_process_taken_for_dead_while_cut_off_sends_its_players_back_to_their_seats() -> None:
@@ -342,7 +299,7 @@ def test_a_process_taken_for_dead_while_cut_off_sends_its_players_back_to_their_
             state = await next_of(again, TableState)
         assert state.seat == 1
 
-    run(body)
+    run_cluster(body)
 
 
 def test_a_quick_match_wait_survives_redis_coming_back_empty() -> None:
@@ -368,4 +325,4 @@ def test_a_quick_match_wait_survives_redis_coming_back_empty() -> None:
         theirs = await next_of(ana, TableState)
         assert mine.table_id == theirs.table_id and {mine.seat, theirs.seat} == {0, 1}
 
-    run(body)
+    run_cluster(body)

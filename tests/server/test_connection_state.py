@@ -10,8 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from server.hubkit import decoded, hello, next_of, said
-from server.test_cluster import run as run_cluster
+from server.hubkit import decoded, hello, next_of, run_cluster, said
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.protocol import ChatPosted, Error, Event, GameOver, Replaced, TableState
 from trumps.server.sessions import Sessions

@@ -29,6 +29,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from server.clusterkit import Seat, consistent, play
 from server.e2e import (
     TIMEOUT,
     Client,
@@ -41,7 +42,6 @@ from server.e2e import (
     run,
 )
 from server.redis_env import need_redis_server
-from server.test_e2e_cluster import Seat, consistent, play
 from store.postgres import need_postgres
 from trumps.store import SqlStore
 

@@ -12,19 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
 
+from server.clusterkit import RULES, Seat, consistent, event_number, play, started
 from server.e2e import Client, Msg, RedisProc, ServerProc, connected, postgres_database, run
 from server.redis_env import need_redis_server
 from store.postgres import need_postgres
 from trumps.store import SqlStore
-
-RULES = {"max_plies": 60}  # a short Svoi Kozyri duel: the game ends by itself
 
 
 class Service:
@@ -77,94 +76,6 @@ def service(tmp_path: Path) -> Iterator[Service]:
         redis.stop()
 
 
-class Seat:
-    """One person's connections (a new one after each move between processes)."""
-
-    def __init__(self, client: Client, name: str) -> None:
-        self.clients = [client]
-        self.name = name
-        self.table_id = ""
-
-    @property
-    def now(self) -> Client:
-        return self.clients[-1]
-
-    async def move_to(self, proc: ServerProc) -> Msg:
-        """Connect again, to ``proc``, with the resume token: the seat's snapshot."""
-        token = self.now.token
-        client = await connected(proc.ws, self.name, token)
-        self.clients.append(client)
-        return await client.until(
-            lambda m: m["type"] == "table_state" and m["table_id"] == self.table_id
-        )
-
-    def over(self) -> bool:
-        return any(m["type"] == "game_over" for m in self.now.received)
-
-    def latest(self) -> Msg:
-        for m in reversed(self.now.received):
-            if m.get("table_id") == self.table_id and m["type"] in ("event", "table_state"):
-                return m
-        raise AssertionError("no state yet")
-
-
-def _number(m: Msg) -> int:
-    return int(m["number"] if m["type"] == "event" else m["event"])
-
-
-def _move_after(top: int) -> Callable[[Msg], bool]:
-    return lambda m: (
-        (m["type"] == "event" and m["number"] > top and m["kind"] == "action")
-        or m["type"] == "error"
-    )
-
-
-def _event_from(number: int) -> Callable[[Msg], bool]:
-    return lambda m: m["type"] == "event" and m["number"] >= number
-
-
-async def play(seats: list[Seat], moves: int) -> None:
-    """The seats move in turn (first legal move) ``moves`` times, or to the game's end.
-
-    Each move is answered to its mover (the event) and heard by the other before the next."""
-    for _ in range(moves):
-        states = [s.latest() for s in seats]
-        if any(s.over() for s in seats):
-            return
-        top = max(_number(st) for st in states)
-        movers = [s for s, st in zip(seats, states, strict=True) if st["legal"]]
-        if not movers:  # the game is over (its game_over may be on its way)
-            return
-        assert len(movers) == 1, [(_number(st), st["legal"]) for st in states]
-        [mover] = movers
-        state = mover.latest()
-        await mover.now.act(mover.table_id, state["legal"][0], _number(state))
-        got = await mover.now.until(_move_after(top))  # the move (not a return before it)
-        assert got["type"] == "event", (mover.name, got)
-        for other in seats:
-            if other is not mover:
-                await other.now.until(_event_from(int(got["number"])))
-
-
-def consistent(seats: list[Seat], record: dict[str, Any]) -> None:
-    """Every event anyone saw is the same wherever seen, and its moves are the record's."""
-    seen: dict[int, tuple[str, int | None, str | None]] = {}
-    for seat in seats:
-        for client in seat.clients:
-            for m in client.received:
-                if m.get("table_id") != seat.table_id:
-                    continue
-                entries = m["log"] if m["type"] == "table_state" else [m]
-                for e in entries if m["type"] in ("event", "table_state") else []:
-                    # Svoi Kozyri's actions are public: every seat sees the same text.
-                    key = (e["kind"], e["seat"], e["action"])
-                    assert seen.setdefault(e["number"], key) == key, (
-                        f"event {e['number']} was {seen[e['number']]}, then {key}"
-                    )
-    moves = [a for n, (kind, _, a) in sorted(seen.items()) if kind in ("action", "timeout") and a]
-    assert moves == record["actions"][: len(moves)]
-
-
 def test_a_frozen_owner_loses_its_table_and_cannot_write_to_it(service: Service) -> None:
     """A is frozen (SIGSTOP) past its lease: B takes the table over, both people play on at
     B; a move sent to the frozen A meanwhile changes nothing once A wakes up.
@@ -186,11 +97,11 @@ def test_a_frozen_owner_loses_its_table_and_cannot_write_to_it(service: Service)
         assert len(state["legal"]) > 1, "Ana never had a choice of moves"
         assert await service.owner(table_id) == "A"
         ply = len((await service.stored(table_id))["actions"])
-        frozen_move, number = state["legal"][-1], _number(state) + 1
+        frozen_move, number = state["legal"][-1], event_number(state) + 1
 
         a.pause()
         frozen = time.monotonic()
-        await ana.now.act(table_id, frozen_move, _number(state))  # waits in A's socket
+        await ana.now.act(table_id, frozen_move, event_number(state))  # waits in A's socket
         # B takes over and seats Rui again: a snapshot from the new owner.
         taken = await rui.now.until(
             lambda m: m["type"] == "table_state" and m["table_id"] == table_id
@@ -317,14 +228,8 @@ async def _table_across(service: Service, owner: str, clock: bool = False) -> tu
     ana.table_id = rui.table_id = state["table_id"]
     await joiner.now.send({"type": "join_table", "table_id": ana.table_id})
     for seat in (ana, rui):  # (a snapshot after the start: the table moved, under load)
-        await seat.now.until(_started)
+        await seat.now.until(started)
     return ana, rui
-
-
-def _started(m: Msg) -> bool:
-    if m["type"] == "event":
-        return bool(m["kind"] == "start")
-    return m["type"] == "table_state" and any(e["kind"] == "start" for e in m["log"])
 
 
 async def _ready(proc: ServerProc, want: bool) -> None:
@@ -352,7 +257,7 @@ def test_redis_stopped_refuses_requests_and_the_service_resumes_by_itself(
         refused = await rui.now.until(lambda m: m["type"] == "error")
         assert refused["code"] == "unavailable", refused
         if state["legal"]:
-            await rui.now.act(rui.table_id, state["legal"][0], _number(state))
+            await rui.now.act(rui.table_id, state["legal"][0], event_number(state))
             refused = await rui.now.until(lambda m: m["type"] == "error")
             assert refused["code"] == "unavailable", refused
         assert (await service.stored(ana.table_id))["actions"] == before["actions"]

@@ -1,8 +1,9 @@
 """Bad input against a real server (issue 4 item 6, checked end to end as item 8 asks).
 
-"Bad input gets a clear error and changes nothing": every test starts ``trumps serve`` on
-SQLite and on PostgreSQL and sends bad frames, bad requests and bad HTTP calls over real
-sockets.  After each rejection it proves that (a) the error ``code`` is the documented one
+"Bad input gets a clear error and changes nothing": every test sends bad frames, bad
+requests and bad HTTP calls over real sockets to ``trumps serve`` on SQLite and on
+PostgreSQL (the module's server of each, ``served``; the rate-limit test's own, for its
+limit).  After each rejection it proves that (a) the error ``code`` is the documented one
 (from the closed list) with a non-empty ``message``, (b) the connection still works (a
 ``ping`` gets its ``pong``) and (c) the table is unchanged: every seat and spectator gets its
 ``pong`` as the very next message (nothing was broadcast for the rejected request) and a
@@ -13,212 +14,27 @@ later valid action is then the next thing everyone hears.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
-import itertools
 import json
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+import uuid
+from collections.abc import Callable
 from typing import Any, Final
 
 import pytest
 import websockets
 
-from server.e2e import Client, Msg, ServerProc
+from server.e2e import Msg, ServerProc
+from server.scenekit import Pool, check_error, essence, open_table, ping_pong, run_pool
 from trumps.server.wiretypes import ERROR_CODES, MAX_SEATS
 
 Serve = Callable[..., ServerProc]
 
-# Errors a table (or the hub, about one table) answers: they name the table.
-TABLE_CODES: Final = frozenset(
-    {
-        "no_such_table",
-        "table_full",
-        "not_seated",
-        "not_your_turn",
-        "invalid_action",
-        "illegal_action",
-        "stale_event",
-        "game_over",
-    }
-)
-_nonces = itertools.count(1)
-
-
-def check_error(err: Msg, code: str, field_name: str | None = None) -> None:
-    """``err`` is an ``error`` with the documented ``code`` and a message for people that
-    names ``field_name`` when given."""
-    assert err["type"] == "error", err
-    assert err["code"] in ERROR_CODES, err
-    assert err["code"] == code, err
-    assert isinstance(err["message"], str) and err["message"].strip(), err
-    if field_name is not None:
-        assert f"`{field_name}`" in err["message"] or f"`$.{field_name}`" in err["message"], err
-
-
-async def ping_pong(client: Client) -> None:
-    """The connection works: a ``ping`` is answered, and its ``pong`` is the next message."""
-    nonce = next(_nonces)
-    await client.send({"type": "ping", "nonce": nonce})
-    assert await client.recv() == {"type": "pong", "nonce": nonce}
-
-
-async def snapshot(client: Client, table_id: str) -> Msg:
-    """A fresh ``table_state`` of ``table_id`` for ``client`` (it must be the next message)."""
-    await client.send(
-        {"type": "resync", "table_id": table_id, "last_event": client.last.get(table_id, 0)}
-    )
-    state = await client.expect("table_state")
-    assert state["table_id"] == table_id
-    return state
-
-
-def essence(state: Msg) -> tuple[Any, ...]:
-    return state["event"], state["view"], state["legal"], state["to_move"]
-
-
-class Pool:
-    """The clients of one test, all closed at its end even when it fails (no socket is left
-    for the garbage collector to complain about in a later test)."""
-
-    def __init__(self, server: ServerProc) -> None:
-        self.server = server
-        self.clients: list[Client] = []
-
-    async def raw(self) -> Client:
-        """A connected client that has not said hello."""
-        client = Client(self.server.ws)
-        self.clients.append(client)
-        return await client.connect()
-
-    async def hello(self, name: str, token: str | None = None) -> Client:
-        """A client that said hello (``received[-1]`` is its ``welcome``)."""
-        client = await self.raw()
-        await client.hello(name, token)
-        return client
-
-    async def close(self) -> None:
-        for client in self.clients:
-            with contextlib.suppress(Exception):
-                await client.close()
-
-
-def run(server: ServerProc, body: Callable[[Pool], Awaitable[None]]) -> None:
-    """Run ``body`` with a fresh ``Pool`` of clients on ``server``."""
-
-    async def main() -> None:
-        pool = Pool(server)
-        try:
-            await body(pool)
-        finally:
-            await pool.close()
-
-    asyncio.run(main())
-
-
-@dataclass
-class Scene:
-    """A running two-person Svoi Kozyri table with a spectator, and what each of them saw."""
-
-    server: ServerProc
-    table_id: str
-    seats: dict[int, Client]
-    watcher: Client
-    base: list[Msg] = field(default_factory=list)  # the members' last snapshots
-
-    @property
-    def members(self) -> list[Client]:
-        return [self.seats[0], self.seats[1], self.watcher]
-
-    @property
-    def number(self) -> int:
-        return int(self.base[0]["event"])
-
-    @property
-    def to_move(self) -> int:
-        seat = self.base[0]["to_move"]
-        assert isinstance(seat, int)
-        return seat
-
-    @property
-    def mover(self) -> Client:
-        return self.seats[self.to_move]
-
-    @property
-    def waiter(self) -> Client:
-        return self.seats[1 - self.to_move]
-
-    def hand(self, seat: int) -> list[str]:
-        hand = self.base[seat]["view"]["hands"][seat]
-        assert isinstance(hand, list) and hand, hand
-        return [str(card) for card in hand]
-
-    def legal(self) -> list[str]:
-        return [str(a) for a in self.base[self.to_move]["legal"]]
-
-    async def snapshots(self) -> list[Msg]:
-        return [await snapshot(c, self.table_id) for c in self.members]
-
-    async def unharmed(self, *extra: Client) -> None:
-        """Every connection answers a ping with nothing queued before the pong, and the
-        table is exactly as it was."""
-        for client in (*extra, *self.members):
-            await ping_pong(client)
-        now = await self.snapshots()
-        for client, before, after in zip(self.members, self.base, now, strict=True):
-            assert essence(after) == essence(before), (client.player_id, before, after)
-
-    async def reject(
-        self, sender: Client, msg: Msg | str | bytes, code: str, field_name: str | None = None
-    ) -> Msg:
-        """``msg`` from ``sender`` earns ``code`` and changes nothing anywhere."""
-        err = await sender.error(msg)
-        check_error(err, code, field_name)
-        if code in TABLE_CODES and isinstance(msg, dict):
-            assert err["table_id"] == msg["table_id"], err
-        await self.unharmed(*([] if sender in self.members else [sender]))
-        return err
-
-    async def advance(self, client: Client, action: str) -> None:
-        """A valid action: it is the next message every member hears."""
-        number = client.last[self.table_id]
-        await client.send(
-            {"type": "action", "table_id": self.table_id, "action": action, "expected": number}
-        )
-        for member in self.members:
-            event = await member.recv()
-            assert event["type"] == "event" and event["number"] == number + 1, event
-            assert event["kind"] == "action" and event["action"] == action, event
-        self.base = await self.snapshots()
-
-
-async def open_table(pool: Pool, *, cards: bool = True) -> Scene:
-    """Olena (seat 0) and Taras (seat 1) at a started Svoi Kozyri table, a spectator
-    watching; with ``cards`` the trump choice (K3) is played so cards are in hand."""
-    olena = await pool.hello("Olena")
-    taras = await pool.hello("Taras")
-    watcher = await pool.hello("Watcher")
-    await olena.send({"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
-    table_id = (await olena.expect("table_state"))["table_id"]
-    await taras.send({"type": "join_table", "table_id": table_id})
-    assert (await taras.expect("table_state"))["seat"] == 1
-    for player in (olena, taras):
-        await player.until(lambda m: m["type"] == "event" and m["kind"] == "start")
-    await watcher.send({"type": "spectate", "table_id": table_id})
-    assert (await watcher.expect("table_state"))["seat"] is None
-    scene = Scene(pool.server, table_id, {0: olena, 1: taras}, watcher)
-    scene.base = await scene.snapshots()
-    while cards and all(a.startswith("trump ") for a in scene.legal()):
-        await scene.advance(scene.mover, scene.legal()[0])
-    return scene
-
-
 # ---------------------------------------------------------------- frames, hello, tokens
 
 
-def test_bad_frames_hello_and_tokens_are_rejected_and_change_nothing(serve: Serve) -> None:
+def test_bad_frames_hello_and_tokens_are_rejected_and_change_nothing(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8, end to end): before ``hello`` → ``not_hello``/``bad_version``;
     malformed JSON, arrays, binary garbage → ``bad_json``; unknown or missing ``type`` →
     ``unknown_type``; wrong field types, unknown fields, out-of-range values → ``bad_field``
@@ -226,7 +42,7 @@ def test_bad_frames_hello_and_tokens_are_rejected_and_change_nothing(serve: Serv
     tokens → ``bad_token``; over-long names → ``bad_field`` and control/bidi characters cleaned
     from names; a frame over 64 KiB closes only that socket (close code 1009).  A player's own
     valid token resumes that player: not an error."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         scene = await open_table(pool)
@@ -256,7 +72,8 @@ def test_bad_frames_hello_and_tokens_are_rejected_and_change_nothing(serve: Serv
         )
         await before_hello({"type": "hello", "protocol": 1, "name": "x" * 33}, "bad_field", "name")
         await before_hello({"type": "hello", "protocol": 1, "name": "\u202e\x00 \u200b"}, "bad_field", "name")  # fmt: skip
-        await before_hello({"type": "hello", "protocol": 1}, "bad_field", "name")
+        await before_hello({"type": "hello", "protocol": 1, "name": ""}, "bad_field", "name")
+        await before_hello({"type": "hello", "protocol": 1, "name": 7}, "bad_field", "name")
 
         # Resume tokens: forged, from another server, garbage, naming nobody → bad_token.
         token = olena.token
@@ -365,22 +182,23 @@ def test_bad_frames_hello_and_tokens_are_rejected_and_change_nothing(serve: Serv
             event = await member.recv()
             assert event["type"] == "event" and event["kind"] == "return" and event["seat"] == 0
 
-    run(server, main)
+    run_pool(server, main)
 
 
 # ---------------------------------------------------------------- requests at a table
 
 
-def test_table_requests_that_are_not_allowed_change_nothing(serve: Serve) -> None:
+def test_table_requests_that_are_not_allowed_change_nothing(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8): at a running two-person table, an action out of turn →
     ``not_your_turn``; from a spectator or a stranger → ``not_seated``; the opponent's card
     sent by the wrong player → ``not_your_turn``/``illegal_action`` (acting for another seat is
     impossible); ``zz`` → ``invalid_action``; a card not in hand → ``illegal_action``; stale
     ``expected`` (lower and higher) → ``stale_event``; bad rules → ``bad_rules``; unknown
-    table → ``no_such_table``; taken seat or full table → ``table_full``; 301-character chat →
+    table → ``no_such_table``; taken seat or full table → ``table_full``; a seat the table
+    does not have → ``bad_field``; 301-character chat →
     ``bad_field``; markup in chat arrives verbatim (control characters removed); after a
     resignation, action and resign → ``game_over``.  Each changes nothing."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         scene = await open_table(pool)
@@ -455,10 +273,11 @@ def test_table_requests_that_are_not_allowed_change_nothing(serve: Serve) -> Non
             await scene.reject(stranger, {"type": kind, "table_id": "t-nope"}, "no_such_table")
         await scene.reject(stranger, act(card) | {"table_id": "t-nope"}, "no_such_table")
         await scene.reject(stranger, {"type": "join_table", "table_id": tid}, "table_full")
-        for seat in (0, 1, 5):
+        # Seats 0 and 1 are taken; this two-seat table has no seat 5 (issue 26: bad_field).
+        for seat, code in ((0, "table_full"), (1, "table_full"), (5, "bad_field")):
             join: Msg = {"type": "join_table", "table_id": tid, "seat": seat}
-            await scene.reject(stranger, join, "table_full")
-            await scene.reject(scene.watcher, join, "table_full")
+            await scene.reject(stranger, join, code)
+            await scene.reject(scene.watcher, join, code)
 
         # Chat: too long or invisible → bad_field; markup is plain text, only controls go.
         for text in ("x" * 301, "\x00\u200b \u202e", " "):
@@ -497,18 +316,18 @@ def test_table_requests_that_are_not_allowed_change_nothing(serve: Serve) -> Non
             await scene.reject(player, {"type": "resign", "table_id": tid}, "game_over")
         await scene.reject(scene.watcher, act(card), "not_seated")
 
-    run(server, main)
+    run_pool(server, main)
 
 
 # ---------------------------------------------------------------- rate limits
 
 
-def test_rate_limit_rejects_the_excess_and_keeps_the_connection(serve: Serve) -> None:
+def test_rate_limit_rejects_the_excess_and_keeps_the_connection(served: Serve) -> None:
     """Issue 4 item 6 (per-connection rate limits), end to end (item 8): at 5 messages per
     second a burst of 30 pings gets at most 5 pongs and then ``rate_limited`` errors; an
     action in the burst is rejected and changes nothing; other connections are not limited;
     the connection stays open and, once the window has passed, a ping works again."""
-    server = serve(rate=(5, 1000))
+    server = served(rate=(5, 1000))
 
     async def main(pool: Pool) -> None:
         olena = await pool.hello("Olena")
@@ -568,18 +387,18 @@ def test_rate_limit_rejects_the_excess_and_keeps_the_connection(serve: Serve) ->
         event = await other.recv()
         assert event["type"] == "event" and event["number"] == start["number"] + 1, event
 
-    run(server, main)
+    run_pool(server, main)
 
 
 # ---------------------------------------------------------------- the HTTP API
 
 
-def test_http_api_rejects_bad_requests(serve: Serve) -> None:
+def test_http_api_rejects_bad_requests(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8) for the HTTP API: bad logins and short passwords → 400,
     a taken login → 409, a wrong password → 401, ``mine=1`` without or with a forged bearer →
     401, unknown or non-numeric game ids → 404.  A registration's token works in ``hello``
     (``welcome.account`` is the login) and logging in gives back the same player."""
-    server = serve()
+    server = served()
 
     def refused(response: Any, status: int) -> None:
         assert response.status_code == status, response.text
@@ -588,22 +407,23 @@ def test_http_api_rejects_bad_requests(serve: Serve) -> None:
         assert isinstance(body["message"], str) and body["message"].strip()
 
     password = "correct horse battery"
+    login = f"olena{uuid.uuid4().hex[:8]}"  # unique on the module's server
     refused(server.post("/api/accounts", json={"login": "A!", "password": password}), 400)
     refused(server.post("/api/accounts", json={"login": "ab", "password": password}), 400)
-    refused(server.post("/api/accounts", json={"login": "olena", "password": "short"}), 400)
+    refused(server.post("/api/accounts", json={"login": login, "password": "short"}), 400)
     json_type = {"content-type": "application/json"}
     refused(server.post("/api/accounts", content=b"{not json", headers=json_type), 400)
     refused(server.post("/api/accounts", content=b"{}"), 415)  # not sent as JSON
     made = server.post(
-        "/api/accounts", json={"login": "Olena", "password": password, "name": "Olena K"}
+        "/api/accounts", json={"login": login.title(), "password": password, "name": "Olena K"}
     )
     assert made.status_code == 201, made.text
     account = made.json()
-    assert account["login"] == "olena" and account["name"] == "Olena K"
-    refused(server.post("/api/accounts", json={"login": "olena", "password": password}), 409)
+    assert account["login"] == login and account["name"] == "Olena K"
+    refused(server.post("/api/accounts", json={"login": login, "password": password}), 409)
 
-    refused(server.post("/api/login", json={"login": "olena", "password": password + "!"}), 401)
-    logged = server.post("/api/login", json={"login": "OLENA", "password": password})
+    refused(server.post("/api/login", json={"login": login, "password": password + "!"}), 401)
+    logged = server.post("/api/login", json={"login": login.upper(), "password": password})
     assert logged.status_code == 200, logged.text
     assert logged.json()["player_id"] == account["player_id"]
 
@@ -622,20 +442,20 @@ def test_http_api_rejects_bad_requests(serve: Serve) -> None:
         for tok in (token, logged.json()["resume_token"]):
             client = await pool.hello("Olena", tok)
             welcome = client.received[-1]
-            assert welcome["account"] == "olena"
+            assert welcome["account"] == login
             assert welcome["player_id"] == str(account["player_id"])
             await ping_pong(client)
 
-    run(server, main)
+    run_pool(server, main)
 
 
 # ---------------------------------------------------------------- edge cases (were server bugs)
 
 
-def test_deeply_nested_json_is_rejected_and_keeps_the_connection(serve: Serve) -> None:
+def test_deeply_nested_json_is_rejected_and_keeps_the_connection(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8): a frame within 16 KiB but nested thousands of levels deep
     is bad input like any other: a documented error code, and the connection stays open."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         client = await pool.hello("Nester")
@@ -649,12 +469,12 @@ def test_deeply_nested_json_is_rejected_and_keeps_the_connection(serve: Serve) -
         assert err["code"] in set(ERROR_CODES) - {"internal_error"}, err
         await ping_pong(client)
 
-    run(server, main)
+    run_pool(server, main)
 
 
-def test_game_ids_out_of_the_database_range_are_404(serve: Serve) -> None:
+def test_game_ids_out_of_the_database_range_are_404(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8): an unknown game id is ``404`` however large it is."""
-    server = serve()
+    server = served()
     for path in (
         "/api/games/3000000000",
         "/api/games/99999999999999999999",
@@ -664,10 +484,10 @@ def test_game_ids_out_of_the_database_range_are_404(serve: Serve) -> None:
         assert response.status_code == 404, (path, response.status_code, response.text)
 
 
-def test_rejected_join_keeps_the_lobby_feed(serve: Serve) -> None:
+def test_rejected_join_keeps_the_lobby_feed(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8): a ``join_table`` refused with ``table_full`` changes nothing,
     so a connection that watches the table list keeps getting its pushes."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         olena = await pool.hello("Olena")
@@ -696,13 +516,13 @@ def test_rejected_join_keeps_the_lobby_feed(serve: Serve) -> None:
             before_pong.append(msg)
         assert any(lists_new(m) for m in before_pong), before_pong  # … Carol included
 
-    run(server, main)
+    run_pool(server, main)
 
 
-def test_asking_for_the_other_players_seat_is_table_full(serve: Serve) -> None:
+def test_asking_for_the_other_players_seat_is_table_full(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8): a seated player asking for the opponent's (taken) seat is
     refused with ``table_full`` and changes nothing: no event, the event number stays."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         scene = await open_table(pool, cards=False)
@@ -710,17 +530,17 @@ def test_asking_for_the_other_players_seat_is_table_full(serve: Serve) -> None:
             msg = {"type": "join_table", "table_id": scene.table_id, "seat": 1 - seat}
             await scene.reject(player, msg, "table_full")
 
-    run(server, main)
+    run_pool(server, main)
 
 
 # Every character with the Unicode Bidi_Control property.
 BIDI_CONTROLS: Final = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
-def test_bidi_controls_are_removed_from_names_and_chat(serve: Serve) -> None:
+def test_bidi_controls_are_removed_from_names_and_chat(served: Serve) -> None:
     """Issue 4 item 6 (+ item 8): names and chat are plain text with control and bidi
     characters removed, so no name or chat line can reorder what is shown around it."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         name = "Ol" + BIDI_CONTROLS[:6] + "ena" + BIDI_CONTROLS[6:]
@@ -735,4 +555,4 @@ def test_bidi_controls_are_removed_from_names_and_chat(serve: Serve) -> None:
         said = await taras.until(lambda m: m["type"] == "chat")
         assert said["name"] == "Olena" and said["text"] == "<b>gg</b>", said
 
-    run(server, main)
+    run_pool(server, main)

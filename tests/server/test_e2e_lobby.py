@@ -1,15 +1,17 @@
 """The lobby over a real server (issue 4 items 2, 5): the live public list, private tables
 joined by invite, quick match, play the computer, tables of bots, accounts and history, and
-the page.  Every test runs on SQLite and on PostgreSQL."""
+the page.  Every test runs on SQLite and on PostgreSQL, against the module's server of each
+(``served``): a test looks at its own tables and makes logins no other test makes."""
 
 from __future__ import annotations
 
 import random
 import re
+import uuid
 from collections.abc import Callable
 
 from server.e2e import Client, Msg, ServerProc, connected, run
-from server.test_e2e_play import play_out
+from server.playkit import play_out
 from trumps.records import replay
 
 Serve = Callable[..., ServerProc]
@@ -32,16 +34,18 @@ def row(msg: Msg, table_id: str) -> Msg:
     return found
 
 
-def test_public_list_is_live_private_tables_join_by_invite(serve: Serve) -> None:
+def test_public_list_is_live_private_tables_join_by_invite(served: Serve) -> None:
     """Item 2: public tables are listed live; private ones only by their invite id."""
-    server = serve()
+    server = served()
 
     async def main() -> None:
         watcher = await connected(server.ws, "Watcher")
         olena = await connected(server.ws, "Olena")
         taras = await connected(server.ws, "Taras")
         await watcher.send({"type": "list_tables"})
-        assert (await watcher.expect("table_list"))["tables"] == []
+        # The tables earlier tests left on the module's server; every list from here on
+        # shows those and this test's public table, nothing else.
+        before = {t["table_id"] for t in (await watcher.expect("table_list"))["tables"]}
 
         await olena.send(
             {
@@ -58,7 +62,7 @@ def test_public_list_is_live_private_tables_join_by_invite(serve: Serve) -> None
         assert first["rules"] == "classic" and first["time_control"]["base"] == 300
         assert [s["bot"] for s in first["seats"]] == [None, None, "easy"]
         assert first["seats"][0]["name"] == "Olena"
-        assert server.get("/api/tables").json()["tables"][0]["table_id"] == public
+        assert public in [t["table_id"] for t in server.get("/api/tables").json()["tables"]]
 
         await olena.send(
             {"type": "create_table", "game": "kozyri", "seats": ["human", "human"], "private": True}
@@ -81,15 +85,16 @@ def test_public_list_is_live_private_tables_join_by_invite(serve: Serve) -> None
         for msg in watcher.received:  # the private table was never listed
             if msg["type"] == "table_list":
                 assert private not in [t["table_id"] for t in msg["tables"]]
+                assert {t["table_id"] for t in msg["tables"]} <= before | {public}, msg
         assert private not in [t["table_id"] for t in server.get("/api/tables").json()["tables"]]
 
     run(main)
 
 
-def test_quick_match_pairs_the_next_person_with_the_same_rules(serve: Serve) -> None:
+def test_quick_match_pairs_the_next_person_with_the_same_rules(served: Serve) -> None:
     """Item 2: quick match pairs you with the next person waiting for the same game and
     rules; a cancelled wait pairs nobody; then the pair plays the whole duel."""
-    server = serve()
+    server = served()
 
     async def main() -> None:
         a, b, c, d = [await connected(server.ws, n) for n in ("Ann", "Bob", "Cy", "Di")]
@@ -112,11 +117,11 @@ def test_quick_match_pairs_the_next_person_with_the_same_rules(serve: Serve) -> 
     run(main)
 
 
-def test_play_the_computer_and_a_table_of_bots_play_to_the_end(serve: Serve) -> None:
+def test_play_the_computer_and_a_table_of_bots_play_to_the_end(served: Serve) -> None:
     """Items 2 and 5: quick play against the computer takes one request; bots act through
     the same command path (thinking in a worker process, as by default), and a table of
     bots plays to the end by itself."""
-    server = serve(bot_workers=1)
+    server = served(bot_workers=1)
 
     async def main() -> None:
         olena = await connected(server.ws, "Olena")
@@ -150,10 +155,11 @@ def test_play_the_computer_and_a_table_of_bots_play_to_the_end(serve: Serve) -> 
     run(main)
 
 
-def test_accounts_make_history_follow_a_person(serve: Serve) -> None:
+def test_accounts_make_history_follow_a_person(served: Serve) -> None:
     """Item 2: guests by default; an optional account (argon2) keeps the guest's games, and
     logging in from another connection is the same player with the same history."""
-    server = serve()
+    server = served()
+    login = f"Olena.K{uuid.uuid4().hex[:8]}"  # unique on the module's server
 
     async def main() -> None:
         guest = await connected(server.ws, "Olena")
@@ -164,19 +170,21 @@ def test_accounts_make_history_follow_a_person(serve: Serve) -> None:
 
         made = server.post(
             "/api/accounts",
-            json={"login": "Olena.K", "password": "correct horse", "name": "Olena"},
+            json={"login": login, "password": "correct horse", "name": "Olena"},
             headers={"authorization": f"Bearer {guest.token}"},
         )
         assert made.status_code == 201, made.text
         body = made.json()
-        assert body["login"] == "olena.k" and str(body["player_id"]) == guest.player_id
+        assert body["login"] == login.lower() and str(body["player_id"]) == guest.player_id
 
-        logged = server.post("/api/login", json={"login": "OLENA.K", "password": "correct horse"})
+        logged = server.post(
+            "/api/login", json={"login": login.upper(), "password": "correct horse"}
+        )
         assert logged.status_code == 200 and logged.json()["player_id"] == body["player_id"]
         elsewhere = Client(server.ws)
         await elsewhere.connect()
         welcome = await elsewhere.hello("Olena", logged.json()["resume_token"])
-        assert welcome["account"] == "olena.k" and welcome["player_id"] == guest.player_id
+        assert welcome["account"] == login.lower() and welcome["player_id"] == guest.player_id
         mine = server.get(
             "/api/games?mine=1", headers={"authorization": f"Bearer {elsewhere.token}"}
         ).json()["games"]
@@ -187,9 +195,9 @@ def test_accounts_make_history_follow_a_person(serve: Serve) -> None:
     run(main)
 
 
-def test_the_page_and_its_assets_are_served(serve: Serve) -> None:
+def test_the_page_and_its_assets_are_served(served: Serve) -> None:
     """Item 1/3: the server's page and the protocol schema are reachable."""
-    server = serve()
+    server = served()
     page = server.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     found = re.search(r'<script type="module" src="(/static/v-[0-9a-f]+/app\.js)"', page.text)

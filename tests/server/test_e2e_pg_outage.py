@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
+from server.clusterkit import RULES, Seat, consistent, event_number, play, started
 from server.e2e import (
     TIMEOUT,
     Client,
@@ -39,7 +40,6 @@ from server.e2e import (
     postgres_database,
     run,
 )
-from server.test_e2e_cluster import RULES, Seat, _number, _started, consistent, play
 from store.postgres import need_postgres
 from trumps.store import SqlStore
 
@@ -215,7 +215,7 @@ def test_postgresql_away_refuses_new_requests_loses_nothing_and_comes_back_by_it
         ana.table_id = rui.table_id = state["table_id"]
         await rui.now.send({"type": "join_table", "table_id": ana.table_id})
         for seat in (ana, rui):
-            await seat.now.until(_started)
+            await seat.now.until(started)
         await play([ana, rui], 4)
         assert (await _get(proc, "/readyz")).status_code == 200
 
@@ -223,7 +223,7 @@ def test_postgresql_away_refuses_new_requests_loses_nothing_and_comes_back_by_it
         [mover] = [s for s in (ana, rui) if s.latest()["legal"]]
         other = ana if mover is rui else rui
         told = mover.latest()
-        top, seat_no = _number(told), told["to_move"]
+        top, seat_no = event_number(told), told["to_move"]
         clock_before, clock_at = told["clocks"][seat_no], time.monotonic()
         before = await _stored(db, ana.table_id)
 
@@ -268,7 +268,7 @@ def test_postgresql_away_refuses_new_requests_loses_nothing_and_comes_back_by_it
                 assert said["text"] == "still there?"
         await mover.now.send({"type": "resync", "table_id": mover.table_id, "last_event": 0})
         state = await mover.now.until(lambda m: m["type"] == "table_state")
-        assert _number(state) == top and state["legal"], state
+        assert event_number(state) == top and state["legal"], state
         await mover.now.act(mover.table_id, state["legal"][0], top)
         got = await mover.now.until(_moved_after(top))
         assert got["type"] == "event" and got["kind"] == "action", got

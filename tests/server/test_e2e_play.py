@@ -1,11 +1,11 @@
 """Users' paths through a real server (issue 4 item 8): whole games, hidden cards, records.
 
-Each test starts ``trumps serve`` on SQLite and on PostgreSQL and plays over real WebSockets.
+Each test plays over real WebSockets against ``trumps serve`` on SQLite and on PostgreSQL
+(the module's servers: ``served``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
 from typing import Any
@@ -13,35 +13,10 @@ from typing import Any
 import pytest
 
 from server.e2e import Client, Msg, ServerProc, connected, hidden_cards_sent, run
+from server.playkit import play_out
 from trumps.records import replay, verify
 
 Serve = Callable[..., ServerProc]
-GAME_KINDS = {"start", "action", "timeout", "resign"}  # events that change the game
-
-
-async def play_out(players: dict[int, Client], table_id: str, rng: random.Random) -> Msg:
-    """Every seated client plays a random legal action whenever it is to move, answering
-    only the newest event it has, until the game is over; returns the ``game_over``."""
-
-    async def seat_loop(seat: int, client: Client) -> Msg:
-        seen = [m for m in client.received if m.get("table_id") == table_id]
-        msg = seen[-1] if seen else await client.recv()  # it may be to move already
-        sent = False  # an action is on its way: wait for the game to change
-        while True:
-            assert msg["type"] != "error", (seat, msg)
-            if msg["type"] == "game_over":
-                return msg
-            if msg["type"] == "event" and msg["kind"] in GAME_KINDS:
-                sent = False
-            if msg["type"] in ("event", "table_state") and msg.get("legal") and not sent:
-                number = msg["number"] if msg["type"] == "event" else msg["event"]
-                await client.act(table_id, rng.choice(msg["legal"]), number)
-                sent = True
-            msg = await client.recv()
-
-    results = await asyncio.gather(*(seat_loop(s, c) for s, c in players.items()))
-    assert all(r == results[0] for r in results)
-    return results[0]
 
 
 def seated(state: Msg) -> int:
@@ -52,9 +27,9 @@ def seated(state: Msg) -> int:
 
 @pytest.mark.parametrize(("game", "rules"), [("kozyri", None), ("twentyfive", {"target": 15})])
 def test_two_people_play_a_whole_game_with_a_spectator(
-    serve: Serve, game: str, rules: dict[str, Any] | None
+    served: Serve, game: str, rules: dict[str, Any] | None
 ) -> None:
-    server = serve(seed=4242)
+    server = served(seed=4242)
 
     async def main() -> None:
         olena = await connected(server.ws, "Olena")
@@ -116,11 +91,11 @@ def test_two_people_play_a_whole_game_with_a_spectator(
 
 
 @pytest.mark.parametrize("game", ["kozyri", "twentyfive"])
-def test_a_committed_game_leaks_nothing_before_or_after_its_deal(serve: Serve, game: str) -> None:
+def test_a_committed_game_leaks_nothing_before_or_after_its_deal(served: Serve, game: str) -> None:
     """docs/fairness.md, end to end: a server without --seed commits, both players
     contribute, the game is dealt from them as it starts, and no message to a player or a
     spectator — before the deal, at it or after — shows a card it may not know."""
-    server = serve(seed=None)
+    server = served(seed=None)
 
     async def main() -> None:
         players: dict[int, Client] = {}

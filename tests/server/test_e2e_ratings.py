@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 
 from server.e2e import Client, ServerProc, connected, run
-from server.test_e2e_play import play_out
+from server.playkit import play_out
 
 Serve = Callable[..., ServerProc]
 

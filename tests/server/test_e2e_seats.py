@@ -1,5 +1,8 @@
 """Seats that survive real life (issue 4 item 4), over a real server on SQLite and PostgreSQL:
-reconnect with a resume token, bot takeover and return, turn clocks, kill -9 and restart."""
+reconnect with a resume token, bot takeover and return, turn clocks, kill -9 and restart.
+
+The module's server of each backend (``served``) serves every test but kill -9, which
+kills and restarts a server of its own (``serve``)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from typing import Any
 import pytest
 
 from server.e2e import TIMEOUT, Client, Msg, ServerProc, alive, connected, hidden_cards_sent, run
-from server.test_e2e_play import play_out
+from server.playkit import play_out
 from trumps.records import replay
 from trumps.store import SqlStore
 
@@ -20,7 +23,7 @@ Serve = Callable[..., ServerProc]
 
 # Timers do not touch the database: their exact behaviour is tested on manual time
 # (test_timers.py); one end-to-end check each, on SQLite, shows the wiring.
-timers_once = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+timers_once = pytest.mark.parametrize("module_servers", ["sqlite"], indirect=True)
 
 
 async def two_at_a_table(server: ServerProc, **options: Any) -> tuple[Client, Client, str]:
@@ -75,9 +78,9 @@ async def play_moves(players: dict[int, Client], table_id: str, count: int, seed
                 await client.until(numbered(number))
 
 
-def test_a_reload_gets_the_seat_back_and_the_game_goes_on(serve: Serve) -> None:
+def test_a_reload_gets_the_seat_back_and_the_game_goes_on(served: Serve) -> None:
     """Item 4: a player who reloads gets the seat back with the resume token."""
-    server = serve(seed=77)
+    server = served(seed=77)
 
     async def main() -> None:
         olena, taras, table_id = await two_at_a_table(server, grace=60)
@@ -111,10 +114,10 @@ def test_a_reload_gets_the_seat_back_and_the_game_goes_on(serve: Serve) -> None:
 
 
 @timers_once
-def test_a_bot_plays_for_an_absent_player_who_then_takes_the_seat_back(serve: Serve) -> None:
+def test_a_bot_plays_for_an_absent_player_who_then_takes_the_seat_back(served: Serve) -> None:
     """Item 4: after the grace period a bot plays for the absent player, the log marks its
     moves, and the player takes the seat back on return."""
-    server = serve(seed=78)
+    server = served(seed=78)
 
     async def main() -> None:
         olena, taras, table_id = await two_at_a_table(server, grace=0.2, takeover="random")
@@ -163,9 +166,9 @@ async def _resync(client: Client, table_id: str) -> Msg:
 
 
 @timers_once
-def test_clock_runs_out_default_move_then_forfeit(serve: Serve) -> None:
+def test_clock_runs_out_default_move_then_forfeit(served: Serve) -> None:
     """Item 4: a turn clock with a default move (``on_timeout: move``) or a forfeit."""
-    server = serve(seed=79)
+    server = served(seed=79)
 
     async def main() -> None:
         tc = {"base": 0.5, "increment": 0}

@@ -4,63 +4,37 @@ across a restart of a single process (the same SQLite file, a new hub)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from server.e2e import postgres_database
-from server.hubkit import decoded, next_of, said
-from server.redis_env import REDIS_URL, fresh_prefix, need_redis
-from server.test_fair_use import create, hint, my_turn
-from store.postgres import need_postgres
-from trumps.server.hub import Connection, Hub, HubOptions
+from server.hubkit import (
+    create,
+    decoded,
+    hint,
+    my_turn,
+    next_of,
+    next_or_error,
+    run_cluster,
+    run_hub,
+    said,
+)
+from trumps.server.hub import Connection, Hub
 from trumps.server.protocol import Error, Event, Hint, TableState, Welcome
 from trumps.server.quota import FairUse
-from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
-SECRET = "fair-cluster-secret-0123456789"
 ADDRESS = "198.51.100.20"
 ELSEWHERE = "203.0.113.30"
 
 
 def run(body: Callable[[Hub, Hub], Awaitable[None]], fair: FairUse, **options: Any) -> None:
-    need_postgres()
-    need_redis()
-    prefix = fresh_prefix()
-    with postgres_database() as url:
+    """``body(a, b)`` against two hubs of one service that keep the budgets ``fair``."""
 
-        async def main() -> None:
-            stores = [SqlStore(url), SqlStore(url)]
-            await stores[0].create()
-            hubs = [
-                Hub(
-                    store,
-                    Sessions(store, SECRET),
-                    HubOptions(
-                        bot_time=0.01,
-                        seed=seed,
-                        fair=fair,
-                        redis_url=REDIS_URL,
-                        node_id=node,
-                        redis_prefix=prefix,
-                        **options,
-                    ),
-                )
-                for store, seed, node in ((stores[0], 1, "A"), (stores[1], 100, "B"))
-            ]
-            for hub in hubs:
-                await hub.start()
-            try:
-                await asyncio.wait_for(body(hubs[0], hubs[1]), 60)
-            finally:
-                for hub in hubs:
-                    await hub.stop()
-                for store in stores:
-                    await store.close()
+    async def both(a: Hub, b: Hub, _: SqlStore) -> None:
+        await body(a, b)
 
-        asyncio.run(main())
+    run_cluster(both, fair=fair, **options)
 
 
 async def guest(hub: Hub, name: str, address: str = ADDRESS) -> Connection:
@@ -68,16 +42,6 @@ async def guest(hub: Hub, name: str, address: str = ADDRESS) -> Connection:
     await said(hub, conn, {"type": "hello", "protocol": 1, "name": name})
     await next_of(conn, Welcome)
     return conn
-
-
-async def answer(conn: Connection) -> TableState | Error:
-    """The next table or error ``conn`` is sent (other messages are skipped)."""
-    while True:
-        raw = await conn.outbox.get()
-        assert raw is not None, "the connection was closed"
-        msg = decoded(raw)
-        if isinstance(msg, TableState | Error):
-            return msg
 
 
 def test_an_address_s_tables_count_on_every_process() -> None:
@@ -127,7 +91,7 @@ def test_a_rematch_asked_on_another_process_counts_against_the_asker_s_address()
         assert isinstance(held, TableState), held
         await b._background.idle()
         await said(b, rui, {"type": "rematch", "table_id": old})
-        refused = await answer(rui)
+        refused = await next_or_error(rui, TableState)
         assert isinstance(refused, Error) and refused.code == "rate_limited", refused
         assert "1 unfinished tables" in refused.message and refused.table_id == old
         assert [t for t in a.tables if t != old] == []  # A made nothing
@@ -136,7 +100,7 @@ def test_a_rematch_asked_on_another_process_counts_against_the_asker_s_address()
         await b.tables[held.table_id].table.settled()
         await b._background.idle()
         await said(b, rui, {"type": "rematch", "table_id": old})
-        again = await answer(rui)
+        again = await next_or_error(rui, TableState)
         assert isinstance(again, TableState), again
         assert again.table_id != old and again.table_id in a.tables
         await a._background.idle()
@@ -154,28 +118,16 @@ def test_a_table_resumed_after_a_restart_still_counts_against_its_address(
 ) -> None:
     """One process, restarted on the same store: the tables it resumes are held against
     their creators' addresses again, so the cap holds across the restart."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}"
     fair = FairUse(tables_per_address=1, creations_per_address=100)
     kept: list[str] = []
 
-    async def life(body: Callable[[Hub], Awaitable[None]]) -> None:
-        store = SqlStore(url)
-        await store.create()
-        hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1, fair=fair))
-        await hub.start()
-        try:
-            await asyncio.wait_for(body(hub), 60)
-        finally:
-            await hub.stop()
-            await store.close()
-
-    async def before(hub: Hub) -> None:
+    async def before(hub: Hub, _: SqlStore) -> None:
         made = await create(hub, await guest(hub, "Ana"))
         assert isinstance(made, TableState), made
         await hub.tables[made.table_id].table.settled()  # stored
         kept.append(made.table_id)
 
-    async def after(hub: Hub) -> None:
+    async def after(hub: Hub, _: SqlStore) -> None:
         assert list(hub.tables) == kept  # resumed
         await hub._background.idle()
         refused = await create(hub, await guest(hub, "Bea"))
@@ -184,8 +136,8 @@ def test_a_table_resumed_after_a_restart_still_counts_against_its_address(
         elsewhere = await create(hub, await guest(hub, "Cid", ELSEWHERE))
         assert isinstance(elsewhere, TableState), elsewhere
 
-    asyncio.run(life(before))
-    asyncio.run(life(after))
+    run_hub(tmp_path / "hub.db", before, fair=fair)
+    run_hub(tmp_path / "hub.db", after, fair=fair)  # the same store: a restart
 
 
 def test_an_address_s_new_guests_count_on_every_process() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from server.hubkit import decoded, next_of, said
+from server.hubkit import create, decoded, hint, my_turn, next_of, said
 from trumps.ai.base import Decision
 from trumps.server.botplay import BOTS_IDLE_END, HINT_LEVEL, UNSTARTED_END
 from trumps.server.bots import BotRequest, BotRunner, Kind
@@ -79,18 +79,6 @@ async def guest(hub: Hub, name: str, address: str = "198.51.100.7") -> Connectio
     return conn
 
 
-async def my_turn(hub: Hub, conn: Connection) -> str:
-    """``conn`` plays the computer (random) until it is its turn: the table's id."""
-    await said(hub, conn, {"type": "play_computer", "game": "kozyri", "level": "random"})
-    state = await next_of(conn, TableState)
-    if state.legal:
-        return str(state.table_id)
-    while True:
-        msg = await next_of(conn, Event)
-        if msg.legal:
-            return str(msg.table_id)
-
-
 async def refusal(conn: Connection) -> Error:
     """The next error (other messages before it are skipped)."""
     while True:
@@ -98,16 +86,6 @@ async def refusal(conn: Connection) -> Error:
         assert raw is not None, "the connection was closed"
         msg = decoded(raw)
         if isinstance(msg, Error):
-            return msg
-
-
-async def hint(hub: Hub, conn: Connection, table_id: str) -> Hint | Error:
-    await said(hub, conn, {"type": "hint", "table_id": table_id})
-    while True:
-        raw = await conn.outbox.get()
-        assert raw is not None
-        msg = decoded(raw)
-        if isinstance(msg, Hint | Error):
             return msg
 
 
@@ -152,16 +130,6 @@ def test_hints_have_a_budget_per_player_and_per_address(tmp_path: Path) -> None:
         assert isinstance(await hint(hub, cid, await my_turn(hub, cid)), Hint)
 
     run(tmp_path, body, fair=FairUse(hints_per_player=3, hints_per_address=5))
-
-
-async def create(hub: Hub, conn: Connection) -> TableState | Error:
-    await said(hub, conn, {"type": "create_table", "game": "kozyri", "seats": ["human", "human"]})
-    while True:
-        raw = await conn.outbox.get()
-        assert raw is not None
-        msg = decoded(raw)
-        if isinstance(msg, TableState | Error):
-            return msg
 
 
 def test_an_address_has_a_cap_of_unfinished_tables_whatever_guests_it_uses(

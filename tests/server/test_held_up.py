@@ -10,9 +10,10 @@ holding; each had no test of its own (/tmp/audit17.md, gap 6):
 4. paths that climb out of the static folder (``..``, ``%2e%2e``, ``..%2f`` …) find nothing;
 5. no token, nor a 12-character piece of one, reaches the server's log at ``debug``.
 
-1 runs the app in this process with a clock the test moves (as ``test_sessions``); 2, 3 run
-``trumps serve`` on SQLite and PostgreSQL (``serve``); 4 and 5 run it on SQLite and talk to
-it over raw sockets or read its log.  No sleeps: every wait is on a message or an answer.
+1 runs the app in this process with a clock the test moves (as ``test_sessions``); 2, 3 play
+against the module's ``trumps serve`` on SQLite and on PostgreSQL (``served``); 4 talks to
+the module's SQLite one over raw sockets; 5 runs one of its own on SQLite and reads its log.
+No sleeps: every wait is on a message or an answer.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import http.client
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,19 +28,17 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
+from server.appkit import SECRET, auth, http_client, hub_of, refused_hello, register, running
 from server.e2e import TIMEOUT, Client, Msg, ServerProc, connected, strings_in
 from server.e2e import run as run_clients
 from server.hubkit import hello
-from server.test_e2e_errors import Pool, Scene, open_table, ping_pong, snapshot
-from server.test_e2e_errors import run as run_pool
-from server.test_readyz import running
-from server.test_sessions import SECRET, auth, http_client, hub_of, refused_hello, register
+from server.scenekit import Pool, Scene, open_table, ping_pong, run_pool, snapshot
 from trumps.server.app import ServerSettings, create_app
 from trumps.server.sessions import SESSION_IDLE, Sessions
 from trumps.store import SqlStore
 from trumps.web import STATIC
 
-Serve = Any  # the ``serve`` fixture of tests/server/conftest.py: (**options) -> ServerProc
+Serve = Any  # the ``served`` fixture of tests/server/conftest.py: (**options) -> ServerProc
 
 
 # ---------------------------------------------------------------- 1. idle sessions
@@ -127,12 +125,12 @@ async def my_turn(player: Client, state: Msg) -> Msg:
     return await snapshot(player, table_id)
 
 
-def test_hints_are_for_the_seat_alone(serve: Serve) -> None:
+def test_hints_are_for_the_seat_alone(served: Serve) -> None:
     """Against the computer, Olena's own ``hint`` is answered; the same request from a
     stranger and from a spectator is ``not_seated``, and neither Olena nor the spectator
     hears anything of it (their next message is their pong) while the table stays as it
     was."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         olena = await pool.hello("Olena")
@@ -162,11 +160,11 @@ def test_hints_are_for_the_seat_alone(serve: Serve) -> None:
     run_pool(server, main)
 
 
-def test_rematch_is_for_the_players_of_the_game_alone(serve: Serve) -> None:
+def test_rematch_is_for_the_players_of_the_game_alone(served: Serve) -> None:
     """A stranger and a spectator asking a rematch, before and after the end, get
     ``not_seated``: no table is made, no offer reaches the seats; a player's own request
     then reaches the other player."""
-    server = serve()
+    server = served()
 
     async def main(pool: Pool) -> None:
         scene = await open_table(pool, cards=False)
@@ -198,11 +196,11 @@ def listed(server: ServerProc) -> set[str]:
 # ---------------------------------------------------------------- 3. running games
 
 
-def test_a_running_game_is_not_served_over_http(serve: Serve) -> None:
+def test_a_running_game_is_not_served_over_http(served: Serve) -> None:
     """While Olena and Taras play, their game's row id gives 404 for the record, the
     replay and the download, and neither ``/api/games`` nor ``/api/tables`` shows its seed
     or a card of a hand; once it ends, the same id serves the record."""
-    server = serve(seed=SEED)  # a seed no other figure in the answers could contain
+    server = served(seed=SEED)  # a seed no other figure in the answers could contain
 
     async def main(pool: Pool) -> None:
         scene = await open_table(pool)
@@ -255,14 +253,6 @@ def keys_in(obj: Any) -> set[str]:
     if isinstance(obj, list):
         return {k for v in obj for k in keys_in(v)}
     return set()
-
-
-@pytest.fixture
-def sqlite_server(tmp_path: Path) -> Iterator[ServerProc]:
-    """``trumps serve`` on SQLite."""
-    proc = ServerProc(f"sqlite+aiosqlite:///{tmp_path / 'held.db'}", tmp_path).start()
-    yield proc
-    proc.stop()
 
 
 # ---------------------------------------------------------------- 4. static traversal
@@ -325,12 +315,13 @@ def raw_get(server: ServerProc, path: str) -> tuple[int, bytes]:
         conn.close()
 
 
-def test_paths_that_climb_out_of_the_static_folder_find_nothing(sqlite_server: ServerProc) -> None:
+@pytest.mark.parametrize("module_servers", ["sqlite"], indirect=True)
+def test_paths_that_climb_out_of_the_static_folder_find_nothing(served: Serve) -> None:
     """``..`` in every spelling (plain, ``%2e%2e``, ``..%2f``, backslash, double-encoded),
     under ``/static/``, the versioned prefix, ``/`` and ``/i18n/``: 404, and no byte of a
     file outside the static folder comes back.  The same client fetches the page's own
     files (and ``..`` that stays inside the folder)."""
-    server = sqlite_server
+    server = served()
     found = re.search(r'"(/static/v-[0-9a-f]{12})/', server.get("/").text)
     assert found is not None
     prefix = found.group(1)

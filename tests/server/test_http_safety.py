@@ -14,7 +14,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from server.test_readyz import client, running
+from server.appkit import client, running
 from trumps.server.accounts import MAX_BODY_BYTES
 from trumps.server.app import ServerSettings, create_app
 from trumps.web import STATIC

@@ -6,12 +6,13 @@ resuming from the store, write-behind, and what a restart does to clocks and tak
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from server.hubkit import hello, next_of, run_hub, said
-from trumps.server.hub import Connection, Hub
+from server.hubkit import SECRET, hello, next_of, run_hub, said, to_move
+from trumps.server.hub import Hub, HubOptions
 from trumps.server.protocol import (
     Error,
     Event,
@@ -20,6 +21,7 @@ from trumps.server.protocol import (
     Rematch,
     TableState,
 )
+from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 
@@ -126,15 +128,6 @@ def test_write_behind_then_resume_with_clocks_and_takeover(tmp_path: Path) -> No
         assert (await next_of(a, TableState)).seats[1].away is True
 
     run(tmp_path, second)
-
-
-async def to_move(conn: Connection, table_id: str) -> Any:
-    """The first snapshot or event of ``table_id`` in which ``conn`` has legal actions."""
-    while True:
-        msg = await conn.outbox.get()
-        assert msg is not None and not isinstance(msg, Error), msg
-        if isinstance(msg, TableState | Event) and msg.table_id == table_id and msg.legal:
-            return msg
 
 
 def test_hints_only_against_the_computer_and_only_on_your_turn(tmp_path: Path) -> None:
@@ -250,3 +243,40 @@ def test_a_seat_the_table_does_not_have_is_a_bad_field(tmp_path: Path) -> None:
         assert (await next_of(guest, TableState)).seat == 1
 
     run_hub(tmp_path / "seats.db", body)
+
+
+class SlowTouch(SqlStore):
+    """A store whose note of a session's last use takes a while (a busy database)."""
+
+    touched: list[int]
+
+    async def touch_session(self, session_id: int, when: float) -> None:
+        await asyncio.sleep(0.2)
+        await super().touch_session(session_id, when)
+        SlowTouch.touched.append(session_id)
+
+
+def test_a_stopped_hub_leaves_no_store_write_running(tmp_path: Path) -> None:
+    """``Hub.stop`` waits for the writes it started in the background (here a session's
+    last use) before it returns: none is cut off, and none is left running against a store
+    about to close (its database thread would answer an event loop that is gone)."""
+    SlowTouch.touched = []
+
+    async def main() -> None:
+        store = SlowTouch(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
+        await store.create()
+        sessions = Sessions(store, SECRET, touch_every=0.0)
+        hub = Hub(store, sessions, HubOptions(bot_time=0.01, seed=1))
+        await hub.start()
+        try:
+            player = await store.add_player("Ana", "x", login="ana")
+            token, _ = await sessions.open(player)
+            conn, _ = await hello(hub, "Ana", token)
+            await said(hub, conn, {"type": "list_tables"})  # a message: its use is noted
+        finally:
+            await hub.stop()
+        left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        assert left == [] and len(SlowTouch.touched) >= 1
+        await store.close()
+
+    asyncio.run(main())

@@ -15,9 +15,9 @@ import redis.asyncio as redis
 from starlette.applications import Starlette
 from starlette.routing import Route
 
+from server.appkit import running
 from server.e2e import postgres_database
 from server.redis_env import REDIS_URL, need_redis
-from server.test_readyz import running
 from store.postgres import need_postgres
 from trumps.server.accounts import Accounts, LoginLimits
 from trumps.server.app import ServerSettings, create_app

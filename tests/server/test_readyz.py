@@ -13,8 +13,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import httpx
@@ -22,6 +21,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 
+from server.appkit import client, running
 from server.outage import UnreachableStore
 from trumps.server.app import ServerSettings, create_app
 from trumps.server.hub import Connection, Hub
@@ -52,12 +52,6 @@ class HeldStore(SqlStore):
         return await super().commit_tables(writes)
 
 
-@asynccontextmanager
-async def running(app: Starlette) -> AsyncIterator[None]:
-    async with app.router.lifespan_context(app):
-        yield
-
-
 def run(tmp_path: Path, body: Callable[[Starlette, HeldStore], Awaitable[None]]) -> None:
     async def main() -> None:
         store = HeldStore(f"sqlite+aiosqlite:///{tmp_path / 'ready.db'}")
@@ -66,12 +60,6 @@ def run(tmp_path: Path, body: Callable[[Starlette, HeldStore], Awaitable[None]])
         await asyncio.wait_for(body(app, store), 60)
 
     asyncio.run(main())
-
-
-def client(app: Starlette) -> httpx.AsyncClient:
-    # An error the app does not handle is a 500 here, as a client would see it.
-    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    return httpx.AsyncClient(transport=transport, base_url="http://t")
 
 
 async def create_table(hub: Hub) -> Connection:

@@ -18,9 +18,17 @@ from argon2 import PasswordHasher
 from sqlalchemy import func, select
 from starlette.applications import Starlette
 
-from server.hubkit import hello, next_of, said
-from server.test_cluster import run as two_processes
-from server.test_readyz import running
+from server.appkit import (
+    PASSWORD,
+    SECRET,
+    auth,
+    http_client,
+    hub_of,
+    refused_hello,
+    register,
+    running,
+)
+from server.hubkit import hello, next_of, run_cluster, said
 from trumps.server.app import ServerSettings, create_app
 from trumps.server.auth import Passwords
 from trumps.server.hub import Connection, Hub
@@ -29,8 +37,6 @@ from trumps.server.sessions import SESSION_ENDED, Sessions
 from trumps.store import SqlStore
 from trumps.store._tables import players
 
-SECRET = "sessions-test-secret-0123456789"
-PASSWORD = "correct horse battery staple 42"
 Body = Callable[[Starlette, httpx.AsyncClient], Awaitable[None]]
 
 
@@ -51,44 +57,12 @@ def run(tmp_path: Path, body: Body, **settings: Any) -> None:
     asyncio.run(main())
 
 
-def http_client(app: Starlette, address: str = "127.0.0.1") -> httpx.AsyncClient:
-    transport = httpx.ASGITransport(app=app, client=(address, 40000))
-    return httpx.AsyncClient(transport=transport, base_url="http://t")
-
-
-def hub_of(app: Starlette) -> Hub:
-    hub: Hub = app.state.server.hub
-    return hub
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
-
-
-async def register(http: httpx.AsyncClient, login: str, token: str | None = None) -> str:
-    answer = await http.post(
-        "/api/accounts",
-        json={"login": login, "password": PASSWORD},
-        headers=auth(token) if token else {},
-    )
-    assert answer.status_code == 201, answer.text
-    token_: str = answer.json()["resume_token"]
-    return token_
-
-
 async def log_in(http: httpx.AsyncClient, login: str, **headers: str) -> str:
     answer = await http.post("/api/login", json={"login": login, "password": PASSWORD},
                              headers=headers)  # fmt: skip
     assert answer.status_code == 200, answer.text
     token: str = answer.json()["resume_token"]
     return token
-
-
-async def refused_hello(hub: Hub, token: str) -> None:
-    conn = hub.connect()
-    await said(hub, conn, {"type": "hello", "protocol": 1, "name": "Ana", "resume_token": token})
-    msg = await conn.outbox.get()
-    assert isinstance(msg, Error) and msg.code == "bad_token", msg
 
 
 async def closed(conn: Connection) -> str:
@@ -223,7 +197,7 @@ def test_an_ended_session_s_sockets_close_on_every_process() -> None:
         assert await closed(on_b) == SESSION_ENDED
         await refused_hello(b, welcome.resume_token)
 
-    two_processes(body)
+    run_cluster(body)
 
 
 def test_resume_works_after_a_restart(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.test_table import Watched, collect_until_over, run
+from server.tablekit import Watched, collect_until_over, run
 from trumps.games import new_game
 from trumps.server.protocol import Event, TableState
 from trumps.server.table import Join, ResyncCmd, Table, TableConfig

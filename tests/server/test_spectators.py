@@ -10,9 +10,8 @@ from typing import Any
 
 import msgspec
 
-from server.hubkit import hello, next_of, said
-from server.test_hub import run as run_hub
-from server.test_table import Watched, run
+from server.hubkit import hello, next_of, run_hub, said
+from server.tablekit import Watched, run
 from trumps.games import new_game
 from trumps.server.hub import Hub
 from trumps.server.protocol import ChatPosted, Spectators, TableState
@@ -25,7 +24,7 @@ def drained(q: asyncio.Queue[Any]) -> list[Any]:
     return [q.get_nowait() for _ in range(q.qsize())]
 
 
-def lists(q: asyncio.Queue[Any]) -> list[tuple[int, list[str]]]:
+def lists(q: asyncio.Queue[Any]) -> list[tuple[int, list[str | None]]]:
     return [(m.count, m.names) for m in drained(q) if isinstance(m, Spectators)]
 
 
@@ -129,4 +128,4 @@ def test_a_spectator_is_named_as_it_said_hello(tmp_path: Path) -> None:
         told = await next_of(owner, Spectators)
         assert (told.table_id, told.count, told.names) == (state.table_id, 1, ["Watcher"])
 
-    run_hub(tmp_path, body)
+    run_hub(tmp_path / "hub.db", body)

@@ -9,8 +9,7 @@ import random
 import re
 from pathlib import Path
 
-from server.hubkit import hello, said
-from server.test_hub import run, to_move
+from server.hubkit import hello, run_hub, said, to_move
 from trumps.games import GAMES, new_game
 from trumps.server.hub import Hub
 from trumps.server.projection import why_msg
@@ -72,7 +71,7 @@ def test_the_seat_to_move_is_told_why_each_dimmed_card_is_not_legal(tmp_path: Pa
             pass
         assert snapshot.seat is None and snapshot.why_not == {} and snapshot.legal == []
 
-    run(tmp_path, body)
+    run_hub(tmp_path / "hub.db", body)
 
 
 def test_reasons_on_the_wire_name_only_cards_the_seat_sees() -> None:

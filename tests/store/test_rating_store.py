@@ -11,7 +11,7 @@ import pytest
 
 import trumps
 from store.ratedgames import resigned_duel
-from store.test_store import Db
+from store.storekit import Db
 from trumps.ratings import NEW, Rating, glicko2
 from trumps.records import record_of
 from trumps.store import Fenced, RatingPlan, SqlStore, TableWrite

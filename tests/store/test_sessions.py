@@ -8,11 +8,10 @@ guest whose games are in the history or an account.
 
 from __future__ import annotations
 
-from store.test_store import Db, _finished, db
+from gamekit import finished_game
+from store.storekit import Db
 from trumps.records import record_of
 from trumps.store import SqlStore, TableWrite, UnknownPlayer
-
-__all__ = ["db"]  # the fixture, on both backends
 
 DAY = 86_400.0
 
@@ -68,9 +67,9 @@ def test_expire_drops_idle_sessions_and_guests_that_hold_nothing(db: Db) -> None
         account = await store.add_player("Ana", "h", login="ana")
         old = await store.add_session(account, "5" * 64, "", now - 200 * DAY)
         kept = await store.add_session(account, "6" * 64, "", now - 10 * DAY)
-        game = _finished("kozyri", 2, 7)
+        game = finished_game("kozyri", 2, 7)
         await store.save_game(record_of(game), None, [played.player_id, None])
-        waiting = record_of(_finished("kozyri", 2, 8))
+        waiting = record_of(finished_game("kozyri", 2, 8))
         waiting.update(outcome=None, finished=None, actions=[])
         await store.commit_tables([TableWrite("t1", waiting, creator=maker.player_id)])
         ended, guests = await store.expire(now - 90 * DAY, now - 7 * DAY)

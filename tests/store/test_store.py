@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import uuid
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,7 +22,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import trumps
-from store.postgres import need_postgres
+from gamekit import finished_game
+from store.storekit import Db
 from trumps.records import InvalidRecord, record_of, replay
 from trumps.store import (
     ChatLine,
@@ -41,7 +40,6 @@ from trumps.store import (
 from trumps.store._tables import game_players, games, metadata, players
 from trumps.store.sql import _alembic_config, schema_revision_head
 
-PG_URL = "postgresql+asyncpg://postgres@localhost/test"
 TABLES = {
     "players",
     "games",
@@ -54,77 +52,6 @@ TABLES = {
     "analyses",
     "alembic_version",
 }
-
-
-class Db:
-    """One empty database (SQLite file or PostgreSQL schema); opens stores on it."""
-
-    def __init__(self, url: str, options: dict[str, Any]) -> None:
-        self.url = url
-        self.options = options
-        self.stores: list[SqlStore] = []
-
-    @property
-    def backend(self) -> str:
-        return self.url.split(":")[0].split("+")[0]
-
-    async def opened(self) -> SqlStore:
-        store = SqlStore(self.url, **self.options)
-        self.stores.append(store)
-        await store.create()
-        return store
-
-    def run(self, body: Callable[[], Awaitable[None]]) -> None:
-        """Run ``body`` in a fresh event loop, closing every store it opened."""
-
-        async def main() -> None:
-            try:
-                await body()
-            finally:
-                for store in self.stores:
-                    await store.close()
-                self.stores.clear()
-
-        asyncio.run(main())
-
-    def on_store(self, body: Callable[[SqlStore], Awaitable[None]]) -> None:
-        """Run ``body`` with a freshly created store."""
-
-        async def main() -> None:
-            await body(await self.opened())
-
-        self.run(main)
-
-
-async def _pg(sql: str) -> None:
-    admin = create_async_engine(PG_URL)
-    try:
-        async with admin.begin() as conn:
-            await conn.execute(text(sql))
-    finally:
-        await admin.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Db]:
-    if request.param == "sqlite":
-        yield Db(f"sqlite+aiosqlite:///{tmp_path / 'trumps.db'}", {})
-        return
-    need_postgres()
-    schema = f"t_{uuid.uuid4().hex}"
-    asyncio.run(_pg(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield Db(PG_URL, {"connect_args": {"server_settings": {"search_path": schema}}})
-    finally:
-        asyncio.run(_pg(f'DROP SCHEMA "{schema}" CASCADE'))
-
-
-def _finished(game_id: str, players: int, seed: int) -> trumps.Game:
-    game = trumps.new_game(game_id, players=players, seed=seed)
-    rng = random.Random(seed)
-    while not game.is_over:
-        game.play(rng.choice(game.legal_actions()))
-    return game
 
 
 def _running(game_id: str, players: int, seed: int, moves: int) -> trumps.Game:
@@ -142,7 +69,7 @@ def _running(game_id: str, players: int, seed: int, moves: int) -> trumps.Game:
 )
 def test_finished_game_round_trip_replays(db: Db, game_id: str, players: int, seed: int) -> None:
     async def body(store: SqlStore) -> None:
-        game = _finished(game_id, players, seed)
+        game = finished_game(game_id, players, seed)
         names = [f"Игрок {s}" for s in range(players)]  # non-ASCII names survive too
         record = record_of(game, names, started="2026-11-29T10:00:00+00:00")
         game_id_ = await store.save_game(record)
@@ -246,7 +173,9 @@ def test_history_pages_newest_first_and_filters_by_player(db: Db) -> None:
         ids = []
         for seed in range(5):
             seats = [alice, bob] if seed % 2 == 0 else [bob, None]
-            ids.append(await store.save_game(record_of(_finished("kozyri", 2, seed)), None, seats))
+            ids.append(
+                await store.save_game(record_of(finished_game("kozyri", 2, seed)), None, seats)
+            )
         newest_first = list(reversed(ids))
         pages = [await store.finished_games(limit=2, offset=o) for o in (0, 2, 4, 6)]
         assert [[s.id for s in page] for page in pages] == [
@@ -280,7 +209,7 @@ def test_unknown_ids_and_bad_records_give_clear_errors(db: Db) -> None:
         running = record_of(_running("kozyri", 2, 1, 2))
         with pytest.raises(InvalidRecord, match="finished game"):
             await store.save_game(running)
-        finished = record_of(_finished("kozyri", 2, 1))
+        finished = record_of(finished_game("kozyri", 2, 1))
         with pytest.raises(InvalidRecord, match="null outcome"):
             await store.update_running("t", finished)
         tampered = dict(finished, actions=finished["actions"][:-1])
@@ -319,7 +248,7 @@ def test_migrations_create_schema_and_are_idempotent(db: Db) -> None:
             assert tables == TABLES
             assert diff == []  # the migrations build exactly what the queries expect
             assert version == [(schema_revision_head(),)]
-            record = record_of(_finished("twentyfive", 4, 8))
+            record = record_of(finished_game("twentyfive", 4, 8))
             saved = await store.save_game(record)
             running = await store.update_running("t", record_of(_running("kozyri", 2, 2, 3)))
             await store.create()  # again on the same store: nothing happens
@@ -385,7 +314,9 @@ def test_a_guest_becomes_an_account_and_keeps_its_history(db: Db) -> None:
     async def body(store: SqlStore) -> None:
         guest = await store.add_player("guest 7")
         other = await store.add_player("guest 8")
-        played = await store.save_game(record_of(_finished("kozyri", 2, 3)), None, [guest, other])
+        played = await store.save_game(
+            record_of(finished_game("kozyri", 2, 3)), None, [guest, other]
+        )
         await store.set_account(guest, "carol", "$argon2id$c", name="Carol")
         assert await store.get_player(guest) == Player(guest, "Carol", "$argon2id$c", "carol")
         assert await store.find_login("carol") == await store.get_player(guest)
@@ -419,7 +350,7 @@ def test_set_account_errors_change_nothing(db: Db) -> None:
 def test_rename_player(db: Db) -> None:
     async def body(store: SqlStore) -> None:
         alice = await store.add_player("Alice", "$argon2id$a", login="alice")
-        record = record_of(_finished("kozyri", 2, 5), ["Alice", "Bob"])
+        record = record_of(finished_game("kozyri", 2, 5), ["Alice", "Bob"])
         played = await store.save_game(record, None, [alice, None])
         await store.rename_player(alice, "Алиса")
         assert await store.get_player(alice) == Player(alice, "Алиса", "$argon2id$a", "alice")
@@ -490,7 +421,7 @@ def _downgrade_to(revision: str) -> Callable[[Connection], None]:
 
 def test_migrating_a_0001_database_keeps_its_data(db: Db) -> None:
     async def body() -> None:
-        record = record_of(_finished("kozyri", 2, 11), ["old", "bot"])
+        record = record_of(finished_game("kozyri", 2, 11), ["old", "bot"])
         engine = create_async_engine(db.url, **db.options)
         try:
             async with engine.begin() as conn:
@@ -753,7 +684,7 @@ def test_deleting_a_given_up_table_is_fenced_like_any_write(db: Db) -> None:
         assert await store.discard_running("t", 2, "C")  # the owner's delete is stored
         assert await store.running_tables() == []
         assert not await store.discard_running("t", 2, "C")  # nothing left to delete
-        done = _finished("kozyri", 2, 3)
+        done = finished_game("kozyri", 2, 3)
         [gid] = await store.commit_tables([TableWrite("f", record_of(done), fence=0, owner="C")])
         assert isinstance(gid, int)
         assert not await store.discard_running("f", 0, "C")  # a finished game stays

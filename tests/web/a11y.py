@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.async_playwright import Axe
@@ -17,6 +18,10 @@ from web.kit import set_name
 
 SEVERE = ("serious", "critical")
 AXE = Axe()
+
+LOCALES = {"en": "en-GB", "fa": "fa-IR", "pt": "pt-BR", "fr": "fr-FR"}  # the page's languages
+STATIC = Path(__file__).parents[2] / "src" / "trumps" / "web" / "static"
+EVENT = "() => document.querySelector(\"[data-testid='table']\").dataset.event"
 
 
 @dataclass(frozen=True)
@@ -141,3 +146,20 @@ SCREENS: dict[str, Callable[[Page], Awaitable[None]]] = {
     "replay": replay,
     "leaderboard": leaderboard,
 }
+
+
+async def vs_bots(page: Page, game: str, players: str = "", *, keyboard: bool = False) -> None:
+    """Olena plays the computer (the random level) at ``game``, by mouse or keyboard, until
+    it is her turn."""
+    await set_name(page, "Olena")
+    await page.get_by_test_id("pc-game").select_option(game)
+    if players:
+        await page.get_by_test_id("pc-players").select_option(players)
+    await page.get_by_test_id("pc-level").select_option("random")
+    if keyboard:
+        await page.get_by_test_id("play-computer").focus()
+        await page.keyboard.press("Enter")
+    else:
+        await page.get_by_test_id("play-computer").click()
+    await expect(page.get_by_test_id("table")).to_be_visible()
+    await page.wait_for_function(MINE)

@@ -11,9 +11,8 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.a11y import MINE
+from web.a11y import EVENT, LOCALES, MINE, STATIC, vs_bots
 from web.kit import Run, open_page
-from web.test_a11y_table import EVENT, LOCALES, STATIC, vs_bots
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
 

@@ -6,19 +6,15 @@ as computed in every language and theme, the compact table at 200 % zoom, the li
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.a11y import MINE
+from web.a11y import EVENT, LOCALES, MINE, vs_bots
 from web.kit import Run, open_page, set_name
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
-
-LOCALES = {"en": "en-GB", "fa": "fa-IR", "pt": "pt-BR", "fr": "fr-FR"}
-STATIC = Path(__file__).parents[2] / "src" / "trumps" / "web" / "static"
 
 # The announcements as they arrive: each <p> added to the live region, with its event.
 LISTEN = """() => {
@@ -31,7 +27,6 @@ LISTEN = """() => {
   }).observe(region, { childList: true });
 }"""
 
-EVENT = "() => document.querySelector(\"[data-testid='table']\").dataset.event"
 FOCUS = """() => {
   const a = document.activeElement;
   if (!a || a === document.body) return "body";
@@ -39,21 +34,6 @@ FOCUS = """() => {
 }"""
 LOGGED = """() => [...document.querySelectorAll("[data-testid='log'] li[data-event]")].map((li) =>
   ({ event: li.dataset.event, closed: li.classList.contains("closed"), text: li.textContent }))"""
-
-
-async def vs_bots(page: Page, game: str, players: str = "", *, keyboard: bool = False) -> None:
-    await set_name(page, "Olena")
-    await page.get_by_test_id("pc-game").select_option(game)
-    if players:
-        await page.get_by_test_id("pc-players").select_option(players)
-    await page.get_by_test_id("pc-level").select_option("random")
-    if keyboard:
-        await page.get_by_test_id("play-computer").focus()
-        await page.keyboard.press("Enter")
-    else:
-        await page.get_by_test_id("play-computer").click()
-    await expect(page.get_by_test_id("table")).to_be_visible()
-    await page.wait_for_function(MINE)
 
 
 async def hand_over(page: Page) -> bool:
