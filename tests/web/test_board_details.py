@@ -126,6 +126,29 @@ async def corners_clear(page: Page, why: str) -> list[Msg]:
     return cards
 
 
+def test_a_card_takes_its_place_before_its_picture_arrives(server: ServerProc, run: Run) -> None:
+    """A card's picture that is slow to arrive (a slow phone network) does not leave a card
+    with no height that jumps when it loads: every card holds its 240×336 shape from the
+    start, so the hand and the trick never move under the player's finger."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/", phone=True)
+        await page.route(re.compile(r"/cards/.*\.svg$"), lambda route: None)  # never answered
+        await set_name(page, "Aoife")
+        await kozyri_cards(page)
+        sizes = await page.locator("[data-testid='hand'] .card-img").evaluate_all(
+            "(imgs) => imgs.map((i) => [i.complete && i.naturalWidth > 0,"
+            " i.getBoundingClientRect().width, i.getBoundingClientRect().height])"
+        )
+        assert sizes
+        for loaded, width, height in sizes:
+            assert not loaded  # the picture is still on its way
+            assert width > 20 and height == pytest.approx(width * 336 / 240, abs=1), sizes
+        await ctx.close()
+
+    run(body)
+
+
 @pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("fa", "fa-IR")])
 def test_every_card_s_corner_shows_on_a_phone(
     server: ServerProc, lang: str, locale: str, run: Run

@@ -32,6 +32,8 @@ const src = (code) => asset(`./cards/${fourColor ? "4color" : "2color"}/${code}.
 export function cardImage(code) {
   return el("img", {
     class: "card-img", src: code ? src(code) : asset("./cards/back.svg"), alt: "", draggable: "false",
+    // The pictures' own size (viewBox 240×336): the card holds its shape before it loads.
+    width: "240", height: "336",
   });
 }
 
