@@ -146,17 +146,24 @@ async def open_page(
     still: bool = False,
     pace: str | None = "instant",
     setup: Callable[[BrowserContext], Awaitable[None]] | None = None,
+    size: tuple[int, int, bool] | None = None,
 ) -> tuple[BrowserContext, Page]:
     """A new browser profile at ``url``; ``name`` as if the player had saved it before;
     ``still`` asks for reduced motion (steady screenshots, and that path tested too);
     ``pace`` is the bots' pace its new tables ask for (None: the page's own choice, for the
     tests of pacing); ``setup`` runs on the profile before the page opens (routes that
-    watch or stand in)."""
+    watch or stand in); ``size`` is a window of (width, height, touch) other than the
+    desktop's or ``phone``'s."""
     options: dict[str, object] = {"locale": locale}
     if still:
         options["reduced_motion"] = "reduce"
     if phone:
         options.update(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    if size is not None:
+        width, height, touch = size
+        options.update(
+            viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
+        )
     context = await browser.new_context(**options)  # type: ignore[arg-type]
     if name is not None:
         await context.add_init_script(f"localStorage.setItem('trumps.name', {name!r})")
@@ -180,6 +187,23 @@ async def set_name(page: Page, name: str) -> None:
     await expect(page.get_by_test_id("connection")).to_have_attribute(
         "data-state", "online", timeout=WAIT
     )
+
+
+async def setting(page: Page, testid: str, value: str | bool) -> None:
+    """Choose a display, sound, language or accessibility setting as a player does: open
+    the settings panel from the header, set the control, close the panel again."""
+    panel = page.get_by_test_id("settings-panel")
+    if not await panel.is_visible():
+        await page.get_by_test_id("settings").click()
+    await expect(panel).to_be_visible()
+    control = page.get_by_test_id(testid)
+    if isinstance(value, bool):
+        await control.set_checked(value)
+    else:
+        await control.select_option(value)
+    if await panel.is_visible():  # a language change rebuilds the header, closing it
+        await page.get_by_test_id("settings").click()
+    await expect(panel).to_be_hidden()
 
 
 def control_id(action: str) -> str:

@@ -12,7 +12,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import EVENT, LOCALES, MINE, STATIC, vs_bots
-from web.kit import Run, open_page
+from web.kit import Run, open_page, setting
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
@@ -92,13 +92,13 @@ def test_contrast_of_the_table_in_every_language_and_theme(
                 await page.wait_for_function(MINE)
         bad: dict[str, list[str]] = {}
         for lang in LOCALES:
-            await page.get_by_test_id("lang-select").select_option(lang)
+            await setting(page, "lang-select", lang)
             await expect(page.locator("html")).to_have_attribute("lang", lang)
             await page.wait_for_function(MINE)
             for scheme in ("light", "dark"):  # the page follows the system's colour scheme
                 await page.emulate_media(color_scheme=scheme)
                 for theme in ("standard", "contrast"):
-                    await page.get_by_test_id("theme").select_option(theme)
+                    await setting(page, "theme", theme)
                     await expect(page.locator("html")).to_have_attribute("data-theme", theme)
                     bad[f"{lang} {scheme} {theme}"] = await measure(page)
         assert await page.evaluate("() => localStorage.getItem('trumps.theme')") == "contrast"

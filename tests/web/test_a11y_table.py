@@ -12,7 +12,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import EVENT, LOCALES, MINE, vs_bots
-from web.kit import Run, open_page, set_name
+from web.kit import Run, open_page, set_name, setting
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
@@ -96,7 +96,7 @@ def test_one_announcement_per_event_with_trick_winners(server: ServerProc, run: 
         assert turns == moves + (1 if mine else 0), (turns, moves, texts)
         assert all(s.count("Your turn") <= 1 for s in texts)
 
-        await page.get_by_test_id("verbosity").select_option("brief")
+        await setting(page, "verbosity", "brief")
         assert await page.evaluate("() => localStorage.getItem('trumps.verbosity')") == "brief"
         count = len(said)
         while True:
@@ -144,8 +144,9 @@ def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
 
 
 def test_the_log_is_reachable_and_the_table_opens_at_its_top(server: ServerProc, run: Run) -> None:
-    """On a phone the game log scrolls: it is in the tab order, with a name. The table
-    opens at its top even when the lobby was scrolled down."""
+    """On a phone the game log is a panel over the table, opened by "Log and chat" (which
+    says whether it is open); there it scrolls: it is in the tab order, with a name. The
+    table opens at its top even when the lobby was scrolled down."""
 
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(browser, server.http + "/", phone=True)
@@ -158,6 +159,12 @@ def test_the_log_is_reachable_and_the_table_opens_at_its_top(server: ServerProc,
         )
         assert 0 <= top < 740 / 2, top  # the table's title in the upper half of the window
         log = page.get_by_test_id("log")
+        toggle = page.get_by_test_id("side-toggle")
+        await expect(log).to_be_hidden()  # the table has the phone's whole window
+        await expect(toggle).to_have_attribute("aria-expanded", "false")
+        await toggle.click()
+        await expect(toggle).to_have_attribute("aria-expanded", "true")
+        await expect(log).to_be_visible()
         assert await log.get_attribute("tabindex") == "0"
         await expect(log).to_have_accessible_name("Game log")
         await log.focus()

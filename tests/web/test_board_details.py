@@ -15,7 +15,7 @@ from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, 
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-from web.kit import SHOTS, Run, open_page, set_name
+from web.kit import SHOTS, Run, open_page, set_name, setting
 
 # The server deals table k with seed ROB_SEED + k: at the first table of two players of
 # Twenty-Five, the person (seat 0) holds the ace of trumps and may rob.  Checked below.
@@ -177,7 +177,7 @@ def test_every_card_s_corner_shows_on_a_phone(
         await page.keyboard.press("ArrowRight")
         await corners_clear(page, "keyboard focus")
         for size in ("large", "small"):  # the card-size setting: corners still clear
-            await page.get_by_test_id("card-size").select_option(size)
+            await setting(page, "card-size", size)
             await expect(hand).to_have_attribute("data-size", size)
             await corners_clear(page, f"{size} cards")
         await ctx.close()
@@ -219,7 +219,7 @@ def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc,
         await expect(size).to_have_value("normal")
         widths: dict[str, float] = {}
         for choice in ("small", "normal", "large"):
-            await size.select_option(choice)
+            await setting(page, "card-size", choice)
             assert await page.evaluate("localStorage.getItem('trumps.cards')") == choice
             await expect(page.locator(f"[data-testid='hand'][data-size='{choice}']")).to_have_count(
                 1
@@ -239,7 +239,7 @@ def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc,
         await set_name(page, "Aoife")
         await kozyri_cards(page)
         for choice in ("large", "small", "normal"):
-            await page.get_by_test_id("card-size").select_option(choice)
+            await setting(page, "card-size", choice)
             await expect(page.locator(f"[data-testid='hand'][data-size='{choice}']")).to_have_count(
                 1
             )
@@ -273,7 +273,7 @@ def test_large_cards_are_large_on_the_felt_too(server: ServerProc, phone: bool, 
         await expect(page.locator(".stock .turned")).to_have_count(1)
         seen: dict[str, Msg] = {}
         for choice in ("normal", "large", "small"):
-            await page.get_by_test_id("card-size").select_option(choice)
+            await setting(page, "card-size", choice)
             await expect(page.locator(f"html[data-cards='{choice}']")).to_have_count(1)
             seen[choice] = await page.evaluate(FELT)
             assert seen[choice]["page"] <= seen[choice]["view"], (choice, seen[choice])

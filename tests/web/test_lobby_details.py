@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.async_api import Browser, BrowserContext, expect
 
 from server.e2e import ServerProc
-from web.kit import LATIN_DIGITS_JS, OVERFLOW_JS, Run, open_page, set_name
+from web.kit import LATIN_DIGITS_JS, OVERFLOW_JS, Run, open_page, set_name, setting
 
 
 def test_a_game_against_the_computer_is_offered_to_watch_not_to_join(
@@ -204,7 +204,7 @@ def test_turn_alerts_tell_a_player_in_another_tab_once_per_turn(
         for _ in range(3):  # off: nothing when the turn comes back
             await move_and_wait_for_my_turn()
         assert await notes() == []
-        await alerts.check()
+        await setting(page, "turn-alerts", True)
         for _ in range(4):  # the bot moves in between at least once in these
             await move_and_wait_for_my_turn()
         told = await notes()

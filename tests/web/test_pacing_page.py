@@ -22,7 +22,7 @@ from PIL import Image
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc
-from web.kit import SHOTS, WS_URL, Run, open_page, relay, set_name
+from web.kit import SHOTS, WS_URL, Run, open_page, relay, set_name, setting
 
 # Written as test artifacts; the copies in docs/screenshots/ are these, looked at.
 DOCS_SHOTS = SHOTS
@@ -154,7 +154,7 @@ def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc, run: Run) 
         assert "Hand 1 is over." in log and "Hand 2 is dealt." in log, log
         assert looked
         # The animation speed is a page setting, kept for the next visit.
-        await page.get_by_test_id("anim-speed").select_option("fast")
+        await setting(page, "anim-speed", "fast")
         await expect(page.locator("html[data-anim='fast']")).to_have_count(1)
         assert await page.evaluate("localStorage.getItem('trumps.anim')") == "fast"
         # The summary closes; the next hand is played on.

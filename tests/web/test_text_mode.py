@@ -16,7 +16,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import MINE, axe, severe
-from web.kit import Run, open_page, set_name
+from web.kit import Run, open_page, set_name, setting
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
@@ -73,7 +73,7 @@ async def text_table(page: Page, game: str, players: str = "") -> None:
     await set_name(page, "Olena")
     # No animation: the page asks for fast bots, so that a whole game fits the test's time.
     await page.evaluate("() => localStorage.setItem('trumps.anim', 'off')")
-    await page.get_by_test_id("text-mode").check()
+    await setting(page, "text-mode", True)
     assert await page.evaluate("() => localStorage.getItem('trumps.textmode')") == "on"
     await page.get_by_test_id("pc-game").select_option(game)
     if players:
@@ -349,7 +349,7 @@ def test_two_people_play_in_text_mode(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         ctx_a, olena = await open_page(browser, server.http + "/")
         await set_name(olena, "Olena")
-        await olena.get_by_test_id("text-mode").check()
+        await setting(olena, "text-mode", True)
         form = olena.get_by_test_id("create-form")
         await form.get_by_test_id("create-game").select_option("kozyri")
         await form.get_by_test_id("create-seats").select_option("2")

@@ -54,7 +54,7 @@ export function mountA11y(root, parts) {
  *  happened, and put the focus back in the hand when it fell to the page's body. */
 export function afterRender(tb, parts, { mine, seatLabel }) {
   if (centreHead) centreHead.textContent = tb.game === "kozyri" ? t("The pile") : t("The trick");
-  const scores = parts.centre.querySelector(".twentyfive .scores, .twentyfive > .note");
+  const scores = parts.scores?.querySelector(".scores, .note") ?? parts.centre.querySelector(".twentyfive .scores, .twentyfive > .note");
   if (scores) scores.before(hidden("h3", t("Scores")));
   if (region) announce(tb, parts, region, { mine, seatLabel });
   const a = document.activeElement;

@@ -19,6 +19,8 @@ import { Net, applyEvent, applySnapshot, newTable } from "./net.js";
 import { canAct, mountTable, onTableKey, renderTable as drawTable, resetLists, tableEntered } from "./table.js";
 import { mountText, renderText, textEntered, textModeSetting } from "./textmode.js";
 import { a11ySettings } from "./a11y.js";
+import { animControl } from "./trickview.js";
+import { cardSizeControl, layoutHand } from "./handview.js";
 import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 import { contributionFor, rememberGame } from "./fairdeal.js";
@@ -169,6 +171,7 @@ const handlers = {
     applySnapshot(tb, m);
     if (!known) {  // a table opened here (or after a reload): the chat so far, as stored
       for (const c of m.chat ?? []) tb.chat.push({ number: ++tb.chatSeq, seat: c.seat, name: c.name, text: c.text });
+      tb.chatSeen = tb.chatSeq; // what was said before the table opened here is not news
     }
     if (S.pendingJoin === tb.id) S.pendingJoin = null;
     if (!known) createAnswered();
@@ -213,7 +216,9 @@ const handlers = {
   chat(m) {
     const tb = S.tables.get(m.table_id);
     if (!tb) return;
+    const caughtUp = (tb.chatSeen ?? 0) === tb.chatSeq;
     tb.chat.push({ number: ++tb.chatSeq, seat: m.seat, name: m.name, text: m.text });
+    if (caughtUp && m.seat !== null && m.seat === tb.seat) tb.chatSeen = tb.chatSeq; // my own line
     if (tb.chat.length > 300) tb.chat.shift();
     if (tb.id === S.current) renderTable(tb);
   },
@@ -482,6 +487,27 @@ function mountHeader() {
     onchange: (e) => { setDeck4(e.target.checked); mountAll(); } });
   const alerts = el("input", { type: "checkbox", id: "turn-alerts", testid: "turn-alerts", checked: alertsOn(),
     onchange: (e) => setAlerts(e.target.checked) });
+  // Display, sound, language and accessibility settings live in a panel of their own.
+  const panel = el("div", { class: "settings-panel", id: "settings-panel", testid: "settings-panel", role: "group",
+    "aria-label": t("Settings"), hidden: !settingsOpen },
+  el("label", { for: "lang-select" }, t("Language")), langs,
+  ...a11ySettings().flatMap((control) => [el("label", { for: control.id }, control.getAttribute("aria-label")), control]),
+  animControl(() => { const tb = currentTable(); if (tb && S.section === "table") renderTable(tb); }),
+  cardSizeControl(() => layoutHand(document.querySelector("#table [data-testid='hand']"))),
+  el("div", { class: "checks" },
+    textModeSetting(() => {
+      const tb = currentTable();
+      if (S.section !== "table" || !tb) return;
+      renderTable(tb);
+      textEntered();
+    }),
+    el("label", { class: "check", for: "deck-4color" }, deck, " ", t("Four-colour deck")),
+    el("label", { class: "check", for: "turn-alerts", title: t("A sound and a notification when it becomes your turn in a background tab") },
+      alerts, " ", t("Turn alerts"))));
+  const gear = el("button", { type: "button", class: "ghost settings-button", testid: "settings", "aria-expanded": String(settingsOpen),
+    "aria-label": t("Settings"),
+    "aria-controls": "settings-panel", onclick: () => toggleSettings() },
+  el("span", { "aria-hidden": "true" }, "⚙"), el("span", { class: "label" }, t("Settings")));
   $("top").replaceChildren(
     el("h1", {}, el("span", { class: "logo", "aria-hidden": "true" }, "♠♥♦♣"), " trumps"),
     el("nav", { "aria-label": t("Sections") }, nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History")),
@@ -489,20 +515,32 @@ function mountHeader() {
         onclick: () => { location.hash = hashOf("leaderboard", boardFamily()); } }, t("Ratings"))),
     el("div", { class: "settings" },
       helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
-      langs,
-      ...a11ySettings(),
-      textModeSetting(() => {
-        const tb = currentTable();
-        if (S.section !== "table" || !tb) return;
-        renderTable(tb);
-        textEntered();
-      }),
-      el("label", { class: "check", for: "deck-4color" }, deck, " ", t("Four-colour deck")),
-      el("label", { class: "check", for: "turn-alerts", title: t("A sound and a notification when it becomes your turn in a background tab") },
-        alerts, " ", t("Turn alerts")),
-      el("span", { id: "connection", testid: "connection", role: "status" })));
+      gear,
+      el("span", { id: "connection", testid: "connection", role: "status" })),
+    panel);
   renderConnection();
 }
+
+/** Open or close the settings panel (Escape or a click elsewhere closes it too); it stays
+ *  as it is when the header is built again (a language chosen in it). */
+let settingsOpen = false;
+function toggleSettings(open = $("settings-panel")?.hidden) {
+  const panel = $("settings-panel");
+  if (!panel) return;
+  settingsOpen = !!open;
+  panel.hidden = !open;
+  document.querySelector("[data-testid='settings']")?.setAttribute("aria-expanded", String(!!open));
+}
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !$("settings-panel")?.hidden) {
+    toggleSettings(false);
+    document.querySelector("[data-testid='settings']")?.focus();
+  }
+});
+document.addEventListener("pointerdown", (e) => {
+  const panel = $("settings-panel");
+  if (panel && !panel.hidden && !e.target.closest?.("#settings-panel, [data-testid='settings']")) toggleSettings(false);
+});
 
 /** Build every view again (first render, language or deck change). */
 function mountAll() {
@@ -538,6 +576,7 @@ function show(name) {
   // A section without a route of its own leaves the hash (Back returns to the route).
   if (!ROUTED.includes(name) && location.hash) history.pushState(null, "", location.pathname + location.search);
   for (const id of ["lobby", "table", "history", ...ROUTED]) $(id).hidden = id !== name;
+  document.documentElement.dataset.section = name; // the table fills the window (style.css)
   for (const b of document.querySelectorAll("nav button")) {
     if (b.dataset.show === name) b.setAttribute("aria-current", "page");
     else b.removeAttribute("aria-current");

@@ -6,12 +6,15 @@
 // bottom or null), toMove, clock(s) → seconds or null, reveal (show every hand), fresh,
 // held (the trick the latest move finished, from the event's `closed`: shown, with its
 // winner, until the next card, also when the view already shows the next deal), over (the
-// game has ended: the last trick stays whole, never gathered)}.
+// game has ended: the last trick stays whole, never gathered), round (the live table: seats
+// placed around it and each trick card in front of its player, seating.js), from (the seat
+// whose card just arrived)}.
 
 import { bdi, el, fill } from "./dom.js";
 import { cardBack, cardFace, cardText, suitSymbol } from "./cards.js";
 import { lang, levelName, listed, num, plural, reasonName, t } from "./i18n.js";
 import { trickNode as finishedTrick } from "./trickview.js";
+import { seatPoint, towardSeat } from "./seating.js";
 
 export const seatCount = (v) => (Array.isArray(v.hands) ? v.hands.length : 0);
 const handSize = (hand) => (Array.isArray(hand) ? hand.length : hand?.count ?? 0);
@@ -49,7 +52,28 @@ function scoreRows(m) {
   return scores.map((p, s) => [[bdi(m.name(s))], p, [s]]);
 }
 
-/** One seat around the table: name, level, marks, hand (backs or faces), trumps, score. */
+/** A name's initials for its avatar ("Olena Koval" → "OK", "medium bot 2" → "M2"). */
+export function initials(name) {
+  const words = String(name ?? "").trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return "?";
+  const last = words.length > 1 ? words.at(-1) : "";
+  const first = [...words[0]][0] ?? "?";
+  const second = /^[0-9۰-۹]+$/.test(last) ? last : [...last][0] ?? "";
+  return (first + second).toLocaleUpperCase();
+}
+
+/** A colour of its own for each name (the same name, the same colour on every screen). */
+function hue(name) {
+  let h = 7;
+  for (const ch of String(name)) h = (h * 31 + ch.codePointAt(0)) % 360;
+  return h;
+}
+
+/** The team seat s plays in (Twenty-Five with partners), or null. */
+const teamOf = (v, s) => (Array.isArray(v.teams) ? v.teams.findIndex((team) => team.includes(s)) : -1);
+
+/** One seat around the table: its plate (avatar, name, dealer mark, clock), marks (level,
+ *  connection, trumps, points) and hand (a small fan of backs, or the cards known). */
 export function seatBox(m, s) {
   const v = m.view;
   const info = m.info(s);
@@ -74,30 +98,49 @@ export function seatBox(m, s) {
     marks.push(el("span", { class: "score" }, t("{n} points", { n: v.scores?.[s] ?? 0 })));
   }
   let cards;
+  const countText = plural(count, t("{n} card"), t("{n} cards"));
+  let countNode = el("span", { class: "count" }, countText);
   if (Array.isArray(hand) && (m.reveal || s === m.me)) {
     cards = el("div", { class: "mini-hand faces" }, hand.map((c) => cardFace(c, "mini")));
+  } else if (m.round) {
+    // the live table: the count as a small fan of backs and its number; the cards known
+    // (a duel's whole hand, cards picked up) face up below
+    const known = Array.isArray(hand) ? [] : hand?.known ?? [];
+    countNode = el("span", { class: "count fan", title: countText },
+      el("span", { class: "backs", "aria-hidden": "true" }, Array.from({ length: Math.min(count, 5) }, () => el("i"))),
+      el("span", { "aria-hidden": "true" }, num(count)), el("span", { class: "sr-only" }, countText));
+    cards = known.length ? el("div", { class: "mini-hand faces" }, known.map((c) => cardFace(c, "mini known"))) : null;
   } else {
     const known = Array.isArray(hand) ? [] : hand?.known ?? [];
     const backs = Math.min(Math.max(0, count - known.length), 10);
     cards = el("div", { class: "mini-hand", "aria-hidden": known.length ? null : "true" },
       Array.from({ length: backs }, () => cardBack("mini")), known.map((c) => cardFace(c, "mini known")));
   }
+  const name = m.name(s);
+  const team = teamOf(v, s);
+  const dealer = v.dealer === s;
+  const place = m.round ? seatPoint(m.view.hands?.length ?? 0, m.me, s) : null;
   return el("div", {
-    class: `seat${toMove ? " to-move" : ""}${s === m.me ? " me" : ""}`, "data-seat": s,
+    class: `seat${toMove ? " to-move" : ""}${s === m.me ? " me" : ""}${team >= 0 ? ` team-${team}` : ""}`, "data-seat": s,
     "aria-current": toMove ? "true" : null,
+    "data-x": place?.x, "data-y": place?.y, "data-top": place && place.y < 15 ? "true" : null, style: place ? `left:${place.x}%;top:${place.y}%` : null,
   },
   el("div", { class: "seat-head" },
-    el("strong", { class: "seat-name" }, bdi(m.name(s))), clockNode(m, s)),
-  el("div", { class: "seat-marks" }, marks,
-    el("span", { class: "count" }, plural(count, t("{n} card"), t("{n} cards")))),
+    el("span", { class: "avatar", "aria-hidden": "true", style: `--hue:${hue(name)}` }, initials(name)),
+    el("strong", { class: "seat-name" }, bdi(name)),
+    dealer ? el("span", { class: "dealer", title: t("dealer") }, el("span", { "aria-hidden": "true" }, "D"),
+      el("span", { class: "sr-only" }, t("dealer"))) : null,
+    clockNode(m, s)),
+  el("div", { class: "seat-marks" }, marks, countNode),
   cards);
 }
 
 /** Cards laid one over another (pile top, trick), each with an optional caption. */
 function spread(items, cls) {
-  return el("div", { class: `spread ${cls}` }, items.map(({ code, caption, fresh, from }) =>
-    el("figure", { class: `laid${fresh ? " fresh" : ""}`, style: fresh ? `--from-y:${from}px` : null },
-      cardFace(code), caption ? el("figcaption", {}, caption) : null)));
+  return el("div", { class: `spread ${cls}` }, items.map(({ code, caption, fresh, from, seat, toward }) =>
+    el("figure", { class: `laid${fresh ? " fresh" : ""}`, "data-seat": seat,
+      style: [fresh ? `--from-y:${from}px` : "", toward ?? ""].filter(Boolean).join(";") || null },
+    cardFace(code), caption ? el("figcaption", {}, caption) : null)));
 }
 
 function kozyriCentre(m) {
@@ -113,7 +156,13 @@ function kozyriCentre(m) {
   const fresh = m.fresh ?? 0; // how many of the top cards just arrived
   box.append(el("div", { class: "pile-area" },
     pile.length
-      ? spread(shown.map((code, i) => ({ code, fresh: first + i >= pile.length - fresh, from: m.from ?? -120 })), "pile")
+      ? spread(shown.map((code, i) => {
+        const isFresh = first + i >= pile.length - fresh;
+        // on the live table a card played arrives from its player's seat
+        const toward = isFresh && m.round && m.fromSeat !== null && m.fromSeat !== undefined
+          ? towardSeat(seatCount(v), m.me, m.fromSeat) : null;
+        return { code, fresh: isFresh, from: m.from ?? -120, toward };
+      }), "pile")
       : el("div", { class: "pile-empty" }, t("The pile is empty.")),
     pile.length ? el("p", { class: "pile-count" }, plural(pile.length, t("Pile: {n} card"), t("Pile: {n} cards"))) : null));
   if (pile.length > shown.length || m.reveal) {
@@ -150,24 +199,35 @@ function twentyfiveCentre(m) {
     const fresh = m.fresh ?? 0;
     trickNode = spread(trick.map((code, i) => {
       const s = (v.leader + i) % n;
-      return { code, caption: bdi(m.name(s)), fresh: i >= trick.length - fresh, from: s === m.me ? 160 : -160 };
-    }), "trick");
+      return { code, caption: bdi(m.name(s)), fresh: i >= trick.length - fresh, from: s === m.me ? 160 : -160,
+        seat: s, toward: m.round ? towardSeat(n, m.me, s) : null };
+    }), `trick${m.round ? " placed" : ""}`);
   } else if (m.held || last) {
     // Between tricks: the last one stays in view with its winner, then is gathered; at the
     // end of the game it stays as it is.
-    trickNode = finishedTrick(m.held ?? last, n, m.name, m.me, { held: !!m.held && !m.over });
+    trickNode = finishedTrick(m.held ?? last, n, m.name, m.me, { held: !!m.held && !m.over, placed: !!m.round });
   } else {
     trickNode = el("div", { class: "pile-empty" }, t("No cards played yet."));
   }
+  if (m.round) {
+    // the live table: the stock and turn-up in the middle of the trick, the scores above the table
+    box.append(el("div", { class: "trick-area" }, turnup, trickNode));
+  } else {
+    box.append(turnup, el("div", { class: "trick-area" }, trickNode), scoresNode(m));
+  }
+  return box;
+}
+
+/** The Twenty-Five scores: a table of the teams' points, else the target (each seat shows
+ *  its own points). */
+export function scoresNode(m) {
+  const v = m.view;
   const target = v.rules?.target;
-  // Each seat shows its own points; teams get a table of their own.
-  const scores = !Array.isArray(v.teams) ? el("p", { class: "note" }, target ? t("First to {n} points wins.", { n: target }) : "")
-    : el("table", { class: "scores" },
+  if (!Array.isArray(v.teams)) return el("p", { class: "note" }, target ? t("First to {n} points wins.", { n: target }) : "");
+  return el("table", { class: "scores" },
     el("caption", {}, target ? t("Scores (first to {n})", { n: target }) : t("Scores")),
     el("tbody", {}, scoreRows(m).map(([label, points, seats]) =>
       el("tr", { class: seats.includes(m.me) ? "mine" : null }, el("th", { scope: "row" }, label), el("td", {}, num(points))))));
-  box.append(turnup, el("div", { class: "trick-area" }, trickNode), scores);
-  return box;
 }
 
 export function centreNode(m) {

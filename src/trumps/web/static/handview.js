@@ -19,8 +19,10 @@ export function cardSize() {
 }
 
 /** A card's width and the part of it that shows, for n cards in a row `width` pixels wide. */
-export function handLayout(n, width, size = cardSize()) {
-  const most = CARD_SIZES[size] ?? CARD_SIZES.normal;
+export function handLayout(n, width, size = cardSize(), height = Infinity) {
+  // On a phone a small or normal card is at most a sixth of the window's height, leaving
+  // the round its room; large cards stay large.
+  const most = Math.min(CARD_SIZES[size] ?? CARD_SIZES.normal, size === "large" ? Infinity : height / 6 / 1.4);
   let perRow = n;
   let cw = 0;
   for (let rows = 1; rows <= 3; rows++) {
@@ -42,7 +44,9 @@ export function layoutHand(hand) {
   const size = cardSize();
   document.documentElement.dataset.cards = size;
   if (!hand || hand.offsetParent === null) return;
-  const { cw, shown } = handLayout(Math.max(1, Number(hand.dataset.count) || 1), hand.clientWidth - 8, size);
+  const phone = Math.min(window.innerWidth, window.innerHeight) < 600;
+  const { cw, shown } = handLayout(Math.max(1, Number(hand.dataset.count) || 1), hand.clientWidth - 8, size,
+    phone ? window.innerHeight : Infinity);
   hand.style.setProperty("--cw", `${cw}px`);
   hand.style.setProperty("--overlap", (1 - shown).toFixed(3));
   hand.dataset.size = size;

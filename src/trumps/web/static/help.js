@@ -81,7 +81,10 @@ export function openHelp(game = "kozyri") {
 
 /** A button opening "How to play" (on `game()`'s rules when it names one). */
 export function helpButton(game = () => null) {
-  return el("button", { type: "button", class: "ghost", testid: "help-open", onclick: () => openHelp(game() ?? "kozyri") }, t("How to play"));
+  // On a phone the button shows "?" (its name stays the words).
+  return el("button", { type: "button", class: "ghost help-button", testid: "help-open", "aria-label": t("How to play"),
+    onclick: () => openHelp(game() ?? "kozyri") },
+  el("span", { class: "icon", "aria-hidden": "true" }, "?"), el("span", { class: "label", "aria-hidden": "true" }, t("How to play")));
 }
 
 /** The walkthrough box for a first game, or null once dismissed. */

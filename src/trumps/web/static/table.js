@@ -9,12 +9,13 @@ import { bdi, el, fill, put, reducedMotion } from "./dom.js";
 import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
 import { rulesLine } from "./rulesview.js";
 import { botName, cardName, gameName, levelName, listed, num, personName, plural, suitName, t } from "./i18n.js";
-import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, seatBox } from "./board.js";
+import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, scoresNode, seatBox } from "./board.js";
+import { fitSeats } from "./seating.js";
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
-import { cardSizeControl, layoutHand } from "./handview.js";
-import { animControl, handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
+import { layoutHand } from "./handview.js";
+import { handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
 import { afterRender, enterTable, mountA11y } from "./a11y.js";
 import { onHelpKey } from "./keyhelp.js";
 import { renderResult } from "./resultview.js";
@@ -69,10 +70,16 @@ export function mountTable(root, context) {
     log: el("ol", { class: "log", testid: "log", "aria-label": t("Game log") }),
     chat: el("ul", { class: "log chat", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Chat") }),
   };
-  parts.inviteBox = el("div", { class: "invite", hidden: true },
+  parts.inviteBox = el("div", { class: "invite layer", hidden: true },
     el("label", { for: "invite-link" }, t("Invite link")), parts.invite,
     el("button", { type: "button", onclick: copyInvite }, t("Copy")));
-  parts.me = el("div", { class: "me-area" }, parts.meInfo, parts.prompt, parts.why, parts.words, parts.hand);
+  parts.me = el("div", { class: "me-area" }, parts.meInfo, parts.prompt, parts.words, parts.hand);
+  parts.scores = el("div", { class: "t-scores", testid: "table-scores" });
+  parts.summary = el("div", { class: "summary-slot" });
+  parts.side = el("div", { class: "t-side", id: "table-side" });
+  parts.sideToggle = el("button", { type: "button", class: "ghost side-toggle", testid: "side-toggle",
+    "aria-controls": "table-side", "aria-expanded": "false", onclick: toggleSide }, t("Log and chat"),
+  el("span", { class: "unread", testid: "chat-unread", hidden: true }));
   const chatInput = el("input", { id: "chat-input", maxlength: 300, autocomplete: "off", required: true });
   const chatForm = el("form", { class: "inline", onsubmit: (e) => {
     e.preventDefault();
@@ -81,27 +88,61 @@ export function mountTable(root, context) {
     if (tb && text && ctx.send({ type: "chat", table_id: tb.id, text })) chatInput.value = "";
   } }, el("label", { for: "chat-input", class: "sr-only" }, t("Message")), chatInput,
   el("button", { type: "submit" }, t("Send")));
+  put(parts.side,
+    el("details", { class: "box", open: true }, el("summary", {}, t("Game log")), parts.log),
+    el("details", { class: "box chat-box", ontoggle: () => noteChatSeen() }, el("summary", {}, t("Chat")), parts.chat, chatForm));
+  // The round: the other seats around the table, the pile or trick in the middle, and the
+  // layers that speak of the game (the first-game tips, the invite, a hand's summary, the
+  // result) over it, so that nothing moves when one appears. Then my plate and hand.
+  parts.round = el("div", { class: "round", testid: "round" },
+    parts.opponents, parts.centre,
+    el("div", { class: "layers upper" }, parts.walk),
+    el("div", { class: "layers" }, parts.inviteBox, parts.summary, parts.lastTrickOut, parts.result));
+  // What speaks of my next move, just above my hand: why a card cannot be played, the hint.
+  parts.bubbles = el("div", { class: "bubbles" }, parts.why, parts.hintOut);
   put(root,
-    el("div", { class: "t-head" }, parts.title, parts.turn, parts.watchers),
-    parts.walk,
-    parts.inviteBox,
-    el("div", { class: "felt" }, parts.opponents, parts.centre, parts.me),
-    parts.result,
-    el("div", { class: "t-tools" }, parts.hint, parts.noHints, parts.lastTrick, parts.resign, parts.leave,
-      animControl(() => { const tb = ctx.current(); if (tb) renderTable(tb); }),
-      cardSizeControl(() => layoutHand(parts.hand))),
-    parts.lastTrickOut,
-    parts.hintOut,
-    el("div", { class: "t-side" },
-      el("details", { class: "box", open: true }, el("summary", {}, t("Game log")), parts.log),
-      el("details", { class: "box" }, el("summary", {}, t("Chat")), parts.chat, chatForm)));
+    el("div", { class: "t-head" },
+      el("div", { class: "t-what" }, parts.title, parts.scores),
+      el("div", { class: "t-now" }, parts.turn, parts.watchers),
+      el("div", { class: "t-tools" }, parts.hint, parts.noHints, parts.lastTrick, parts.resign, parts.leave,
+        parts.sideToggle)),
+    el("div", { class: "felt" }, parts.round, el("div", { class: "me-wrap" }, parts.bubbles, parts.me)),
+    parts.side);
   parts.hand.addEventListener("keydown", onHandKey);
   mountA11y(root, parts); // headings, the announcements, the focus (a11y.js)
   if (!started) {
     started = true;
-    window.addEventListener("resize", () => layoutHand(parts?.hand));
+    window.addEventListener("resize", () => {
+      layoutHand(parts?.hand);
+      fitSeats(parts?.opponents);
+    });
     setInterval(tick, 250);
   }
+}
+
+/** On a narrow screen the log and chat are a panel over the table, opened by a button. */
+function toggleSide() {
+  const open = !document.documentElement.classList.contains("side-open");
+  document.documentElement.classList.toggle("side-open", open);
+  parts.sideToggle.setAttribute("aria-expanded", String(open));
+  if (open) noteChatSeen();
+}
+
+/** The chat lines the player has seen: those shown when the chat was last open. */
+function noteChatSeen() {
+  const tb = ctx?.current();
+  const chatOpen = parts.chat.closest("details")?.open;
+  const sideShown = document.documentElement.classList.contains("side-open") || getComputedStyle(parts.side).position !== "absolute";
+  if (tb && chatOpen && sideShown) tb.chatSeen = tb.chatSeq;
+  if (tb) renderUnread(tb);
+}
+
+function renderUnread(tb) {
+  const unread = Math.max(0, (tb.chatSeq ?? 0) - (tb.chatSeen ?? 0));
+  const badge = parts.sideToggle.querySelector(".unread");
+  badge.hidden = unread === 0;
+  badge.textContent = unread ? num(unread) : "";
+  badge.setAttribute("aria-label", unread ? plural(unread, t("{n} unread message"), t("{n} unread messages")) : "");
 }
 
 // ------------------------------------------------------------------ rendering
@@ -140,6 +181,7 @@ export function renderTable(tb) {
   put(parts.opponents, ...othersInOrder(n, tb.seat).map((s) => seatBox(model, s)));
   parts.opponents.dataset.count = String(Math.max(1, n - (tb.seat === null ? 0 : 1)));
   put(parts.centre, centreNode(model));
+  put(parts.scores, tb.game === "twentyfive" ? scoresNode(model) : null);
   renderClosed(tb);
 
   parts.me.hidden = tb.seat === null;
@@ -150,7 +192,9 @@ export function renderTable(tb) {
   parts.leave.textContent = tb.seat === null ? t("Stop watching") : tb.outcome ? t("Back to the lobby") : t("Leave the table");
   renderLog(tb);
   renderChat(tb);
+  noteChatSeen();
   layoutHand(parts.hand);
+  fitSeats(parts.opponents);
   if (focused) restoreFocus(focused);
   afterRender(tb, parts, { mine: canAct(tb), seatLabel });
 }
@@ -184,18 +228,21 @@ function liveModel(tb) {
   // Count the cards that arrived since the last drawing, to slide in only those.
   let fresh = 0;
   let from = -120;
+  let fromSeat = null;
   if (!reducedMotion() && prev && prev.event < tb.event) {
     const now = tb.game === "kozyri" ? v.pile ?? [] : v.trick ?? [];
     const before = prev.cards;
     if (now.length > before.length && before.every((c, i) => now[i] === c)) fresh = now.length - before.length;
     const last = tb.log.at(-1);
     if (last?.seat === tb.seat) from = 140;
+    fromSeat = last?.seat ?? null;
   }
   shown.set(tb, { event: tb.event, cards: [...(tb.game === "kozyri" ? v.pile ?? [] : v.trick ?? [])] });
   return {
     game: tb.game, view: v, name: (s) => seatLabel(tb, s), info: (s) => tb.seats[s] ?? null,
     me: tb.seat, toMove: tb.outcome ? null : tb.to_move, clock: (s) => clockLeft(tb, s), reveal: false,
-    fresh, from, held: (v.trick ?? []).length ? null : tb.closed?.trick ?? null, over: !!tb.outcome,
+    fresh, from, fromSeat, round: true,
+    held: (v.trick ?? []).length ? null : tb.closed?.trick ?? null, over: !!tb.outcome,
   };
 }
 
@@ -204,8 +251,9 @@ function liveModel(tb) {
 function renderClosed(tb) {
   const hand = tb.hands.at(-1);
   const current = hand && (tb.outcome || (tb.view.hand === hand.hand + 1 && !(tb.view.tricks ?? []).length));
+  if (!(current && tb.summaryClosed !== hand)) put(parts.summary);
   if (current && tb.summaryClosed !== hand) {
-    parts.centre.append(handSummary(tb, hand, (s) => seatLabel(tb, s), tb.outcome ? null : () => {
+    put(parts.summary, handSummary(tb, hand, (s) => seatLabel(tb, s), tb.outcome ? null : () => {
       tb.summaryClosed = hand;
       renderTable(tb);
     }));
@@ -247,6 +295,7 @@ function renderMe(tb, model) {
     tb.game === "twentyfive" && !Array.isArray(v.teams) ? el("span", { class: "score" }, t("{n} points", { n: v.scores?.[me] ?? 0 })) : null,
     clockNode(model, me));
   parts.meInfo.classList.toggle("to-move", tb.to_move === me && !tb.outcome);
+  parts.meInfo.dataset.seat = String(me);
 
   const hand = Array.isArray(v.hands?.[me]) ? v.hands[me] : [];
   const mine = canAct(tb);

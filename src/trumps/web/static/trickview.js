@@ -10,6 +10,7 @@
 import { bdi, el, fill, load, save } from "./dom.js";
 import { cardFace, cardText, suitSymbol } from "./cards.js";
 import { listed, num, plural, t } from "./i18n.js";
+import { towardSeat } from "./seating.js";
 
 export const ANIM_SPEEDS = ["normal", "fast", "off"];
 
@@ -51,15 +52,23 @@ export function animControl(onChange) {
   return el("span", { class: "inline anim-setting" }, el("label", { for: "anim-speed" }, t("Animation speed")), box);
 }
 
-/** A finished trick laid out: each card with its player, the winner named. `gather` slides
- *  it toward the winner once held (the CSS does the timing, by the animation setting). */
-export function trickNode(trick, n, name, me, { held = false } = {}) {
+/** A finished trick laid out: each card with its player, the winner named. `held`: it is
+ *  gathered once held (the CSS does the timing, by the animation setting) — toward the
+ *  winner's seat when `placed` (the live table: each card in front of its player), else
+ *  up or down. */
+export function trickNode(trick, n, name, me, { held = false, placed = false } = {}) {
   const towards = trick.winner === me ? "me" : "away";
-  return el("div", { class: `last-trick${held ? " held" : ""}`, testid: held ? "trick-held" : "trick-view", "data-winner": trick.winner },
-    el("div", { class: `spread trick done gather-${towards}` }, trick.cards.map((code, i) =>
-      el("figure", { class: `laid${(trick.leader + i) % n === trick.winner ? " winning" : ""}` },
-        cardFace(code), el("figcaption", {}, bdi(name((trick.leader + i) % n)))))),
-    el("p", { class: "note winner", testid: "trick-winner" }, fill(t("{name} won the trick."), { name: bdi(name(trick.winner)) })));
+  return el("div", {
+    class: `last-trick${held ? " held" : ""}`, testid: held ? "trick-held" : "trick-view", "data-winner": trick.winner,
+    style: placed ? towardSeat(n, me, trick.winner).replaceAll("--d", "--w") : null,
+  },
+  el("div", { class: `spread trick done gather-${towards}${placed ? " placed" : ""}` }, trick.cards.map((code, i) => {
+    const s = (trick.leader + i) % n;
+    return el("figure", { class: `laid${s === trick.winner ? " winning" : ""}`, "data-seat": s,
+      style: placed ? towardSeat(n, me, s) : null },
+    cardFace(code), el("figcaption", {}, bdi(name(s))));
+  })),
+  el("p", { class: "note winner", testid: "trick-winner" }, fill(t("{name} won the trick."), { name: bdi(name(trick.winner)) })));
 }
 
 /** Tricks won per seat in a finished hand (counted from its tricks, as the game gave them). */
