@@ -223,20 +223,27 @@ SWEEP = """() => {
 
 
 def test_a_finished_trick_is_swept_toward_its_winner(server: ServerProc, run: Run) -> None:
+    """A duel at the page's own pace: a trick my card completes is held, then swept."""
+
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Aoife")
-        await start(page, "twentyfive", 4)
+        _, page = await open_page(browser, server.http + "/", name="Aoife", pace=None)
+        await start(page, "twentyfive", 2)
+        table = page.get_by_test_id("table")
         legal = page.locator(
             "[data-testid='hand'] [data-legal='true'], [data-testid^='action-']:enabled"
         )
         swept = None
-        for _ in range(40):
+        for _ in range(30):
             await page.wait_for_function(MINE_OR_OVER)
-            swept = await page.evaluate(SWEEP)
-            if swept or await page.get_by_test_id("result").is_visible():
+            if await page.get_by_test_id("result").is_visible():
                 break
+            before = await table.get_attribute("data-event")
             await legal.first.click()
-        assert swept, "no trick was held on the table at my turn"
+            await expect(table).not_to_have_attribute("data-event", before or "")
+            swept = await page.evaluate(SWEEP)
+            if swept:
+                break
+        assert swept, "no trick my card completed was held on the table"
         px, py = swept["plate"]
         for (bx, by), (ax, ay) in zip(swept["before"], swept["after"], strict=True):
             assert (ax - px) ** 2 + (ay - py) ** 2 < (bx - px) ** 2 + (by - py) ** 2, swept
