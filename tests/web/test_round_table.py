@@ -149,7 +149,7 @@ def test_the_table_fills_the_window_without_scrolling_or_overlapping(
             browser, server.http + "/", size=VIEWPORTS[size], name="Aoife", setup=tips_seen
         )
         await start(page, game, players)
-        bad = await play_on(page, 12)
+        bad = await play_on(page, 8)
         if bad:
             await page.screenshot(path=str(SHOTS / f"round-{game}-{size}.png"))
         assert not bad, bad[:5]
