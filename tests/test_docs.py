@@ -75,7 +75,9 @@ def test_relative_links_resolve(page: Path) -> None:
 
 def test_readme_keeps_its_two_opening_commands() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "pip install -e . && trumps play kozyri" in text
+    assert text.index("pip install -e '.[server]' && trumps serve --open") < text.index(
+        "pip install -e . && trumps play kozyri"
+    )
     assert "pip install -e '.[test,distributed]' && pytest -n 2" in text
 
 

@@ -449,6 +449,13 @@ cli.add_command(analyze)
     show_default=True,
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
 )
+@click.option(
+    "--open",
+    "open_page",
+    is_flag=True,
+    help="Open the page in this machine's web browser once the server listens (where "
+    "there is none, the address printed is the way in).",
+)
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -479,6 +486,7 @@ def serve(
     login_per_account: int,
     forwarded_allow_ips: tuple[str, ...],
     log_level: str,
+    open_page: bool,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
     with needs_extra("server", "trumps serve"):
@@ -561,6 +569,7 @@ def serve(
             ),
             guests_per_address=guests_per_address,
             bot_ratings=None if bot_ratings is None else str(bot_ratings.resolve()),
+            open_page=open_page,
         )
     except (OSError, ValueError) as e:
         # Before the server runs: an unreadable or bad secret file, a database directory

@@ -12,6 +12,7 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,36 @@ def test_the_serve_command_wires_its_options(
     )
     assert "u:***@db.example/x" in result.output and "pw" not in result.output
     assert (tmp_path / "secret.key").read_text().strip() == secret  # kept across starts
+
+
+def test_open_opens_the_page_once_the_server_listens(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--open``: the browser is asked for the page only once the port takes connections,
+    and where no browser is found the address to open is said."""
+    urls: list[str] = []
+
+    def no_browser(url: str) -> bool:
+        urls.append(url)
+        return False
+
+    monkeypatch.setattr("webbrowser.open", no_browser)
+    port = free_port()
+
+    def fake_run(app: object, **options: object) -> None:
+        opener = next(t for t in threading.enumerate() if t.name == "open-browser")
+        opener.join(0.5)
+        assert opener.is_alive() and not urls  # nothing listens yet: it waits
+        with socket.create_server(("127.0.0.1", port)):
+            opener.join(10)
+        assert not opener.is_alive()
+
+    monkeypatch.setattr("uvicorn.run", fake_run)
+    monkeypatch.setenv("TRUMPS_DATA_DIR", str(tmp_path))
+    result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--bot-workers", "0", "--open"])
+    assert result.exit_code == 0, result.output
+    assert urls == [f"http://127.0.0.1:{port}/"]
+    assert f"no browser found here: open http://127.0.0.1:{port}/" in result.output
 
 
 def _serve(db: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

@@ -49,7 +49,7 @@ async def main() -> None:
         server.start()
         try:
             async with chromium() as browser:
-                totals = await count(browser, server.http + "/")
+                totals = await count(browser, server.http + "/#lobby")
         finally:
             server.stop()
     print("screens with each serious or critical rule broken (of 28):")

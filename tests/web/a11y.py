@@ -81,6 +81,12 @@ MINE = (
 )
 
 
+async def home(page: Page) -> None:
+    """The first screen: the two games and the levels."""
+    await page.locator("nav [data-show='home']").click()
+    await expect(page.get_by_test_id("home-screen")).to_be_visible()
+
+
 async def lobby(page: Page) -> None:
     await set_name(page, "Olena")
 
@@ -137,6 +143,7 @@ async def leaderboard(page: Page) -> None:
 
 
 SCREENS: dict[str, Callable[[Page], Awaitable[None]]] = {
+    "first screen": home,
     "lobby": lobby,
     "create form": create_form,
     "Svoi Kozyri table, your turn": kozyri_table,

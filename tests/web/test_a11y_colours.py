@@ -82,7 +82,7 @@ def test_contrast_of_the_table_in_every_language_and_theme(
     is remembered."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/")
+        ctx, page = await open_page(browser, server.http + "/#lobby")
         await vs_bots(page, game, players)
         if game == "kozyri":  # past the trump choice: a pile, trump marks, maybe "take"
             for _ in range(3):
@@ -150,7 +150,7 @@ def test_at_200_percent_zoom_the_centre_and_the_hand_fit_in_the_window(
     (or pile) is in the window too."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", still=True)
         await page.set_viewport_size({"width": 640, "height": 400})
         await vs_bots(page, game, players)
         if game == "kozyri":  # the trump choice first, then the pile

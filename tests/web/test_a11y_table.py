@@ -66,7 +66,7 @@ def test_one_announcement_per_event_with_trick_winners(server: ServerProc, run: 
     setting (remembered) says only "Your turn." for it."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/")
+        ctx, page = await open_page(browser, server.http + "/#lobby")
         await page.evaluate(LISTEN)
         await vs_bots(page, "twentyfive", "4")
         seen = {int(x["event"]) for x in await page.evaluate(LOGGED)}
@@ -120,7 +120,7 @@ def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
     deal the focus is in the table, never on the page's body."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/")
+        ctx, page = await open_page(browser, server.http + "/#lobby")
         await vs_bots(page, game, players, keyboard=True)
         where = await page.evaluate(FOCUS)
         assert where.startswith("table card-") or where.startswith("table action-"), where
@@ -149,7 +149,7 @@ def test_the_log_is_reachable_and_the_table_opens_at_its_top(server: ServerProc,
     table opens at its top even when the lobby was scrolled down."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", phone=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", phone=True)
         await set_name(page, "Olena")
         await page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
         await page.wait_for_function("() => window.scrollY > 100")
@@ -183,7 +183,7 @@ def test_headings_name_the_table_s_parts(
     """A screen reader can jump between the table's parts by their headings."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/")
+        ctx, page = await open_page(browser, server.http + "/#lobby")
         await vs_bots(page, game, players)
         table = page.get_by_test_id("table")
         names = ["Other players", centre, "Your hand", "Game log"]
@@ -205,7 +205,7 @@ def test_question_mark_lists_every_key_of_the_table(
     Escape closes it and the focus is back in the hand."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale=LOCALES[lang])
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale=LOCALES[lang])
         await vs_bots(page, "twentyfive", "4")
         before = await page.evaluate(FOCUS)
         await page.keyboard.press("?")
@@ -257,7 +257,7 @@ def test_cards_and_actions_name_their_number_and_keys(
     the Persian one in Persian); a card without a badge has neither."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale=LOCALES[lang])
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale=LOCALES[lang])
         await vs_bots(page, "kozyri")  # the trump choice first: word buttons with badges
         seen_words = seen_cards = 0
         for _ in range(6):
@@ -296,7 +296,7 @@ def test_announcements_in_persian_at_svoi_kozyri(server: ServerProc, run: Run) -
     said with how many cards it took."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale=LOCALES["fa"])
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale=LOCALES["fa"])
         await page.evaluate(LISTEN)
         await vs_bots(page, "kozyri")
         opened = max((int(x["event"]) for x in await page.evaluate(LOGGED)), default=0)
@@ -335,7 +335,7 @@ def test_the_twenty_five_prompt_says_the_suit_to_follow(server: ServerProc, run:
     says which suit, from the server's reasons; a free choice says only to play a card."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/")
+        ctx, page = await open_page(browser, server.http + "/#lobby")
         await page.evaluate(LISTEN)
         await vs_bots(page, "twentyfive", "4")
         checked = followed = 0

@@ -143,7 +143,7 @@ async def as_ana(browser: Browser, s: Served, **options: Any) -> tuple[BrowserCo
             " localStorage.setItem('trumps.named', '1')"
         )
 
-    return await open_page(browser, s.proc.http + "/", name="Ana", setup=signed_in, **options)
+    return await open_page(browser, s.proc.http + "/#lobby", name="Ana", setup=signed_in, **options)
 
 
 async def open_replay(page: Page, game_id: int) -> None:

@@ -19,7 +19,7 @@ def test_no_serious_or_critical_violation(
 ) -> None:
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(
-            browser, server.http + "/", locale=locale, phone=phone, still=True
+            browser, server.http + "/#lobby", locale=locale, phone=phone, still=True
         )
         try:
             await SCREENS[screen](page)

@@ -47,7 +47,7 @@ def test_a_robbed_turn_up_is_no_longer_drawn_on_the_table(rob_server: ServerProc
     assert game.current_player == 0 and robs
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, rob_server.http + "/", still=True)
+        ctx, page = await open_page(browser, rob_server.http + "/#lobby", still=True)
         await set_name(page, "Aoife")
         await twentyfive(page)
         await page.wait_for_function(MINE)
@@ -132,7 +132,7 @@ def test_a_card_takes_its_place_before_its_picture_arrives(server: ServerProc, r
     start, so the hand and the trick never move under the player's finger."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", phone=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", phone=True)
         await page.route(re.compile(r"/cards/.*\.svg$"), lambda route: None)  # never answered
         await set_name(page, "Aoife")
         await kozyri_cards(page)
@@ -156,7 +156,7 @@ def test_every_card_s_corner_shows_on_a_phone(
     """The shortcut badges and a raised card never cover a rank corner of the hand."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale=locale, phone=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale=locale, phone=True)
         await expect(page.locator(f"html[lang='{lang}']")).to_have_count(1)
         await set_name(page, "Aoife")
         await kozyri_cards(page)
@@ -210,7 +210,7 @@ async def hand_fits(page: Page, why: str) -> list[Msg]:
 
 def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", phone=True, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", phone=True, still=True)
         await set_name(page, "Aoife")
         await twentyfive(page)
         hand = page.get_by_test_id("hand")
@@ -235,7 +235,7 @@ def test_card_size_setting_is_kept_and_the_hand_fits_a_phone(server: ServerProc,
         assert (await hand_fits(page, "after a reload"))[0]["width"] == widths["large"]
         await ctx.close()
         # Eighteen cards of a Svoi Kozyri duel still fit a phone at every size.
-        ctx, page = await open_page(browser, server.http + "/", phone=True, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", phone=True, still=True)
         await set_name(page, "Aoife")
         await kozyri_cards(page)
         for choice in ("large", "small", "normal"):
@@ -267,7 +267,9 @@ def test_large_cards_are_large_on_the_felt_too(server: ServerProc, phone: bool, 
 
     async def body(browser: Browser) -> None:
         # The page's own pace: the turn-up is looked at before a bot may rob it.
-        ctx, page = await open_page(browser, server.http + "/", phone=phone, still=True, pace=None)
+        ctx, page = await open_page(
+            browser, server.http + "/#lobby", phone=phone, still=True, pace=None
+        )
         await set_name(page, "Aoife")
         await twentyfive(page, players=4)
         await expect(page.locator(".stock .turned")).to_have_count(1)
@@ -346,7 +348,7 @@ def test_after_a_resync_the_log_still_names_trick_winners(server: ServerProc, ru
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, dropping(state))
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup, still=True)
         await set_name(page, "Aoife")
         await twentyfive(page)  # the first trick's winner is told in a missed event
         await page.wait_for_function(MINE)
@@ -375,7 +377,7 @@ def test_after_a_resync_the_log_still_counts_a_pick_up(server: ServerProc, run: 
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, dropping(state))
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup, still=True)
         await set_name(page, "Aoife")
         state["rules"] = {"voluntary_pickup": True}  # a pick-up is mine to choose
         await kozyri_cards(page)
@@ -431,7 +433,7 @@ def test_the_trick_hold_follows_the_table_s_pace(
             await context.route_web_socket(WS_URL, dropping(state))
 
         # The page's own request (its route sets the pace under test).
-        ctx, page = await open_page(browser, server.http + "/", setup=setup, pace=None)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup, pace=None)
         await set_name(page, "Aoife")
         await twentyfive(page)
         held = page.get_by_test_id("trick-held")
@@ -463,7 +465,7 @@ def test_the_table_shows_who_watches(server: ServerProc, run: Run) -> None:
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, dropping(state))
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup, still=True)
         await set_name(page, "Aoife")
         await kozyri_cards(page)
         watchers = page.get_by_test_id("spectators")

@@ -22,7 +22,7 @@ def test_two_browsers_play_a_whole_duel_through_the_invite_link(
     whole seeded 2-player Svoi Kozyri game by clicking cards, ending on the result screen."""
 
     async def body(browser: Browser) -> None:
-        ctx_a, olena = await open_page(browser, server.http + "/")
+        ctx_a, olena = await open_page(browser, server.http + "/#lobby")
         await set_name(olena, "Olena")
         form = olena.get_by_test_id("create-form")
         await form.get_by_test_id("create-game").select_option("kozyri")
@@ -76,7 +76,7 @@ def test_one_player_against_three_bots_with_a_reload(server: ServerProc, run: Ru
     mid-game restores the seat."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/")
+        ctx, page = await open_page(browser, server.http + "/#lobby")
         await set_name(page, "Aoife")
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("4")
@@ -129,7 +129,7 @@ def test_each_language_lobby_and_table(
     strings and Persian digits; screenshots of the lobby and a table in each language."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale=locale, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale=locale, still=True)
         html = page.locator("html")
         await expect(html).to_have_attribute("lang", lang)
         await expect(html).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
@@ -162,7 +162,7 @@ def test_each_language_lobby_and_table(
 
 
 async def english_lobby_text(browser: Browser, server: ServerProc) -> str:
-    ctx, page = await open_page(browser, server.http + "/", locale="en-GB")
+    ctx, page = await open_page(browser, server.http + "/#lobby", locale="en-GB")
     text = await page.get_by_test_id("lobby").inner_text()
     await ctx.close()
     return text
@@ -175,7 +175,7 @@ def test_keyboard_only_play_with_card_names_for_screen_readers(
     keyboard alone (Tab into the hand, arrows along it, Enter on a legal card)."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", still=True, name="Kim")
+        ctx, page = await open_page(browser, server.http + "/#lobby", still=True, name="Kim")
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("2")
         await page.get_by_test_id("pc-level").select_option("random")

@@ -13,7 +13,7 @@ from web.kit import SHOTS, Run, open_page, set_name
 
 def test_how_to_play_from_the_lobby_and_the_table_in_persian(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale="fa-IR", still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale="fa-IR", still=True)
         await set_name(page, "Olena")
         # From the lobby: Svoi Kozyri's rules, in Persian, with their rule ids.
         await page.get_by_test_id("help-open").click()

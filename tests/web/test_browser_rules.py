@@ -63,7 +63,7 @@ def test_lobby_lists_come_from_the_catalog(server: ServerProc, run: Run) -> None
 
     async def body(browser: Browser) -> None:
         # The real catalog; Twenty-Five's list runs to 10 players.
-        ctx, page = await open_page(browser, server.http + "/", still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", still=True)
         await lists(page, catalog)
         assert await options_of(page, "pc-players") == [str(n) for n in range(2, 11)]
         await page.get_by_test_id("create-game").select_option("kozyri")
@@ -90,7 +90,7 @@ def test_lobby_lists_come_from_the_catalog(server: ServerProc, run: Run) -> None
         async def setup(context: BrowserContext) -> None:
             await context.route("**/api/catalog", serve_doctored)
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup)
         await lists(page, doctored)
         await page.get_by_test_id("create-game").select_option("twentyfive")
         await expect(
@@ -110,7 +110,7 @@ def test_lobby_lists_come_from_the_catalog(server: ServerProc, run: Run) -> None
         async def setup_failing(context: BrowserContext) -> None:
             await context.route("**/api/catalog", fail_first)
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup_failing)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup_failing)
         error = page.get_by_test_id("catalog-error")
         await expect(error).to_contain_text("The games could not be loaded")
         await expect(page.locator("#status")).to_contain_text(
@@ -142,7 +142,7 @@ def test_take_shows_the_views_take_count(server: ServerProc, run: Run) -> None:
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, relay(received))
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup, still=True)
         await set_name(page, "Olena")
         form = page.get_by_test_id("create-form")
         await form.get_by_test_id("create-game").select_option("kozyri")
@@ -231,7 +231,7 @@ def test_joker_discard_prompt_and_log(server: ServerProc, run: Run) -> None:
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, relay(received, with_joker))
 
-        ctx, page = await open_page(browser, server.http + "/", setup=setup, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", setup=setup, still=True)
         await set_name(page, name)
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("2")

@@ -47,7 +47,7 @@ def test_a_dimmed_card_says_why_in_the_players_language(
     server: ServerProc, lang: str, locale: str, run: Run
 ) -> None:
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale=locale, still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale=locale, still=True)
         await set_name(page, "Olena")
         await page.get_by_test_id("pc-game").select_option("kozyri")
         await page.get_by_test_id("pc-level").select_option("random")
@@ -88,7 +88,7 @@ def test_enter_or_space_on_a_dimmed_card_says_why(server: ServerProc, key: str, 
     cannot be played (the live region under the hand), and nothing is sent."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", still=True)
         await set_name(page, "Olena")
         await page.get_by_test_id("pc-game").select_option("kozyri")
         await page.get_by_test_id("pc-level").select_option("random")
@@ -126,7 +126,7 @@ def test_a_hint_in_persian_is_a_sentence_with_persian_digits(server: ServerProc,
     Persian digits, and none of the engine's log words."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", locale="fa-IR", still=True)
+        ctx, page = await open_page(browser, server.http + "/#lobby", locale="fa-IR", still=True)
         await set_name(page, "Olena")
         await page.get_by_test_id("pc-game").select_option("kozyri")
         await page.get_by_test_id("pc-level").select_option("random")

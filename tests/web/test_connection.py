@@ -70,7 +70,7 @@ def test_the_server_gone_covers_the_table_and_retry_now_reconnects_at_once(
             while not attempts.empty():
                 attempts.get_nowait()
 
-        ctx, page = await open_page(browser, server.http + "/", name="Ana", setup=setup)
+        ctx, page = await open_page(browser, server.http + "/#lobby", name="Ana", setup=setup)
         await against_the_computer(page, cards=True)
         overlay = page.get_by_test_id("conn-overlay")
         await expect(overlay).to_be_hidden()
@@ -121,13 +121,13 @@ def test_a_second_tab_takes_the_seat_and_the_first_may_take_it_back(
         context = await browser.new_context(locale="en-GB")
         await context.add_init_script("localStorage.setItem('trumps.name', 'Ana')")
         first = await context.new_page()
-        await first.goto(server.http + "/")
+        await first.goto(server.http + "/#lobby")
         await expect(first.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
         first.set_default_timeout(WAIT)
         await against_the_computer(first)
         second = await context.new_page()  # the same profile: the same resume token
         second.set_default_timeout(WAIT)
-        await second.goto(server.http + "/")
+        await second.goto(server.http + "/")  # the first screen: my game comes back there
         await expect(second.get_by_test_id("table")).to_be_visible()
         await second.wait_for_function(MINE, timeout=WAIT)
         overlay = first.get_by_test_id("conn-overlay")
@@ -151,7 +151,7 @@ def test_a_second_tab_takes_the_seat_and_the_first_may_take_it_back(
 
 def test_a_reload_and_a_leave_are_worded_as_what_happened(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
-        ctx_a, olena = await open_page(browser, server.http + "/")
+        ctx_a, olena = await open_page(browser, server.http + "/#lobby")
         await set_name(olena, "Olena")
         form = olena.get_by_test_id("create-form")
         await form.get_by_test_id("create-game").select_option("kozyri")
@@ -192,7 +192,7 @@ def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(
     issue 17); her history says a bot finished it, not "You won!"."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", name="Ana")
+        ctx, page = await open_page(browser, server.http + "/#lobby", name="Ana")
         form = page.get_by_test_id("create-form")
         await form.get_by_test_id("create-game").select_option("kozyri")
         await form.get_by_test_id("create-seats").select_option("2")
@@ -221,7 +221,7 @@ def test_a_game_left_to_a_bot_is_not_shown_as_a_win_in_the_history(
             }"""
         )
         assert stored, "the game was not finished by the bot"
-        await page.goto(server.http + "/")
+        await page.goto(server.http + "/#lobby")
         await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
         await page.locator("nav [data-show='history']").click()
         rows = page.locator("#history li.row")

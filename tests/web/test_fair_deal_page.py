@@ -42,7 +42,7 @@ async def play_and_resign(page: Page) -> str:
 
 def test_the_page_contributes_and_verifies_the_finished_game(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Ana")
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana")
         game_id = await play_and_resign(page)
         fair = page.get_by_test_id("fair-deal")
         await expect(fair).to_contain_text("Fair deal verified", timeout=WAIT)
@@ -62,7 +62,7 @@ def test_the_page_contributes_and_verifies_the_finished_game(server: ServerProc,
 
 def test_a_tampered_record_is_shown_as_failing(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
-        context, page = await open_page(browser, server.http + "/", name="Rui")
+        context, page = await open_page(browser, server.http + "/#lobby", name="Rui")
 
         async def secret_changed(route: Route) -> None:
             answer = await route.fetch()

@@ -40,7 +40,7 @@ async def shoot(page: Page, name: str) -> None:
 def test_an_unnamed_guest_is_guest_in_each_viewer_s_language(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         # Lena never chose a name; she came in English and plays the computer.
-        _, lena = await open_page(browser, server.http + "/")
+        _, lena = await open_page(browser, server.http + "/#lobby")
         await expect(lena.get_by_test_id("connection")).to_have_attribute("data-state", "online")
         name = lena.get_by_test_id("name-input")
         await expect(name).to_have_value("")  # no name of hers: the field is empty …
@@ -52,7 +52,7 @@ def test_an_unnamed_guest_is_guest_in_each_viewer_s_language(server: ServerProc,
         await shoot(lena, "table-en")
 
         # Sara reads Persian: the lobby row and the table word Lena in Persian, never "Guest".
-        _, sara = await open_page(browser, server.http + "/", locale="fa-IR", name="Sara")
+        _, sara = await open_page(browser, server.http + "/#lobby", locale="fa-IR", name="Sara")
         row = sara.locator(".table-list li").first
         await expect(row).to_contain_text(GUEST_FA)
         await expect(row).not_to_contain_text("Guest")
@@ -75,7 +75,7 @@ def test_an_unnamed_guest_is_guest_in_each_viewer_s_language(server: ServerProc,
         await expect(line).not_to_contain_text("Guest")
 
         # Lena watches the lobby in English: her row says "Guest" …
-        _, rui = await open_page(browser, server.http + "/", name="Rui")
+        _, rui = await open_page(browser, server.http + "/#lobby", name="Rui")
         row_en = rui.locator(".table-list li").first
         await expect(row_en).to_contain_text("Guest")
         await shoot(rui, "lobby-en")
@@ -95,7 +95,7 @@ def test_a_chosen_name_is_kept_and_blank_is_not_sent_as_guest(server: ServerProc
     """The page never sends its own word for no name: a hello carries a chosen name or null."""
 
     async def body(browser: Browser) -> None:
-        context, page = await open_page(browser, server.http + "/", locale="fa-IR")
+        context, page = await open_page(browser, server.http + "/#lobby", locale="fa-IR")
         await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
         name = page.get_by_test_id("name-input")
         await expect(name).to_have_value("")

@@ -85,7 +85,7 @@ def test_two_hands_are_summed_up_with_the_robber_the_turn_up_and_a_score_history
         await context.route_web_socket(WS_URL, relay(received))
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, server.http + "/", name="Aoife", setup=setup)
+        ctx, page = await open_page(browser, server.http + "/#lobby", name="Aoife", setup=setup)
         await open_more(page, "twentyfive")
         await page.get_by_test_id("create-seats").select_option("4")
         for seat in (1, 2, 3):

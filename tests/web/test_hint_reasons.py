@@ -30,7 +30,7 @@ def test_every_hint_reason_is_a_sentence_in_every_language(server: ServerProc, r
     codes = hint_codes()
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Ana")
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana")
         words = await page.evaluate(WORDS_JS, [{**codes, "?": []}])  # "?": no such code
         problems = []
         for lang, sentences in words.items():

@@ -15,10 +15,10 @@ def test_a_game_against_the_computer_is_offered_to_watch_not_to_join(
     button that could never work (it had a dead Join)."""
 
     async def body(browser: Browser) -> None:
-        _, ana = await open_page(browser, server.http + "/", name="Ana")
+        _, ana = await open_page(browser, server.http + "/#lobby", name="Ana")
         await ana.get_by_test_id("play-computer").click()
         await expect(ana.get_by_test_id("table")).to_be_visible()
-        _, rui = await open_page(browser, server.http + "/", name="Rui")
+        _, rui = await open_page(browser, server.http + "/#lobby", name="Rui")
         row = rui.locator(".table-list li", has_text="Ana")
         await expect(row).to_have_count(1)
         await expect(row.get_by_role("button", name="Watch")).to_be_visible()
@@ -32,7 +32,7 @@ def test_a_first_visit_in_persian_gets_a_persian_guest_name(server: ServerProc, 
     English in Persian): no name of yours in the field, the default as its placeholder."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", locale="fa-IR")
+        _, page = await open_page(browser, server.http + "/#lobby", locale="fa-IR")
         await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
         await expect(page.get_by_test_id("name-input")).to_have_value("")
         await expect(page.get_by_test_id("name-input")).to_have_attribute("placeholder", "مهمان")
@@ -54,7 +54,7 @@ def test_the_create_form_fits_its_box_in_every_language_on_a_phone_and_a_desktop
         problems: dict[str, list[str]] = {}
         for locale in ("en-GB", "fa-IR", "pt-PT", "fr-FR"):
             for phone in (False, True):
-                context, page = await open_page(browser, server.http + "/", locale=locale,
+                context, page = await open_page(browser, server.http + "/#lobby", locale=locale,
                                                 phone=phone, name="Ana")  # fmt: skip
                 bad = await page.evaluate(OVERFLOW_JS)
                 if locale == "fa-IR":  # figures in Persian digits (the grace was a number field)
@@ -80,8 +80,8 @@ def test_the_page_works_under_its_content_security_policy(server: ServerProc, ru
             context.on("console", lambda m: refusals.append(m.text)
                        if "Content Security Policy" in m.text else None)  # fmt: skip
 
-        _, page = await open_page(browser, server.http + "/", name="Ana", setup=watch)
-        answer = await page.request.get(server.http + "/")
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana", setup=watch)
+        answer = await page.request.get(server.http + "/#lobby")
         assert "style-src 'self';" in answer.headers["content-security-policy"]
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("4")
@@ -102,7 +102,7 @@ def test_bots_are_named_in_the_page_language_and_told_apart(server: ServerProc, 
     digits (the page showed the server's English "medium bot 1")."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", locale="fa-IR", name="Sara")
+        _, page = await open_page(browser, server.http + "/#lobby", locale="fa-IR", name="Sara")
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("4")
         await page.get_by_test_id("pc-level").select_option("medium")
@@ -121,7 +121,7 @@ def test_lists_of_players_are_written_with_the_languages_comma(
     """Persian lists use "،": the history list wrote a Latin comma between the players."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", locale="fa-IR", name="Sara")
+        _, page = await open_page(browser, server.http + "/#lobby", locale="fa-IR", name="Sara")
         await page.get_by_test_id("play-computer").click()
         await expect(page.get_by_test_id("resign")).to_be_visible()
         page.on("dialog", lambda d: d.accept())
@@ -141,7 +141,7 @@ def test_a_first_visit_asks_for_a_name_once(server: ServerProc, run: Run) -> Non
     once a name is chosen it asks no more, after a reload too."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/")
+        _, page = await open_page(browser, server.http + "/#lobby")
         welcome = page.get_by_test_id("welcome")
         await expect(welcome).to_be_visible()
         await expect(page.get_by_test_id("welcome-name")).to_be_focused()
@@ -180,7 +180,7 @@ def test_turn_alerts_tell_a_player_in_another_tab_once_per_turn(
         async def stubs(context: BrowserContext) -> None:
             await context.add_init_script(HIDDEN_TAB_JS)
 
-        _, page = await open_page(browser, server.http + "/", name="Ana", setup=stubs)
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana", setup=stubs)
         alerts = page.get_by_test_id("turn-alerts")
         await expect(alerts).not_to_be_checked()  # off by default
         await page.get_by_test_id("play-computer").click()
@@ -224,7 +224,7 @@ def test_number_keys_go_left_to_right_along_the_hand(server: ServerProc, run: Ru
     card that shows its number."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Ana")
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana")
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("2")
         await page.get_by_test_id("play-computer").click()
@@ -249,7 +249,7 @@ def test_the_invite_box_is_for_a_player_waiting_for_others(server: ServerProc, r
     """The invite link of a private table showed to spectators and on the full table."""
 
     async def body(browser: Browser) -> None:
-        _, ana = await open_page(browser, server.http + "/", name="Ana")
+        _, ana = await open_page(browser, server.http + "/#lobby", name="Ana")
         form = ana.get_by_test_id("create-form")
         await form.get_by_test_id("create-game").select_option("kozyri")
         await form.get_by_test_id("create-seats").select_option("2")

@@ -54,7 +54,7 @@ def test_the_lobby_shows_its_tables_a_page_at_a_time(server: ServerProc, run: Ru
     async def body(browser: Browser) -> None:
         makers = await make_tables(server)  # kept open: their tables stay listed
         try:
-            _, page = await open_page(browser, server.http + "/", name="Reader")
+            _, page = await open_page(browser, server.http + "/#lobby", name="Reader")
             pager = page.get_by_test_id("lobby-pager")
             rows = page.locator(".table-list li")
             await expect(pager).to_contain_text(f"Tables 1–{LOBBY_PAGE} of {total}")

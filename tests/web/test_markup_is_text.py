@@ -60,8 +60,8 @@ async def play_computer(page: Page) -> None:
 def test_names_and_chat_with_markup_are_shown_as_text(server: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
         problems: list[str] = []
-        _, rui = await open_page(browser, server.http + "/", name="Rui")
-        _, ana = await open_page(browser, server.http + "/", name=NAME)
+        _, rui = await open_page(browser, server.http + "/#lobby", name="Rui")
+        _, ana = await open_page(browser, server.http + "/#lobby", name=NAME)
         await expect(ana.get_by_test_id("name-input")).to_have_value(NAME)
 
         # Ana watches Rui's game and chats there: his spectator list and chat.

@@ -85,7 +85,7 @@ def shown_for(samples: list[dict[str, Any]]) -> list[tuple[str, str, float, bool
 
 def test_a_hand_against_three_bots_can_be_followed(paced: ServerProc, run: Run) -> None:
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, paced.http + "/", pace=None)  # the page's pace
+        ctx, page = await open_page(browser, paced.http + "/#lobby", pace=None)  # the page's pace
         await set_name(page, "Aoife")
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("4")
@@ -203,7 +203,7 @@ def test_a_replay_played_back_keeps_the_table_s_pace(instant: ServerProc, run: R
     a second a move, longer on a finished trick, which stays drawn with its winner."""
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, instant.http + "/")
+        ctx, page = await open_page(browser, instant.http + "/#lobby")
         await set_name(page, "Aoife")
         await page.get_by_test_id("pc-game").select_option("twentyfive")
         await page.get_by_test_id("pc-players").select_option("4")
@@ -275,7 +275,7 @@ def test_the_log_names_the_move_made_on_a_timeout_and_a_pick_up_s_size(
         await context.route_web_socket(WS_URL, relay([], one_second))
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, instant.http + "/", setup=setup)
+        ctx, page = await open_page(browser, instant.http + "/#lobby", setup=setup)
         await set_name(page, "Aoife")
         await page.get_by_test_id("pc-game").select_option("kozyri")
         await page.get_by_test_id("play-computer").click()
@@ -322,7 +322,7 @@ def test_the_animation_setting_asks_for_faster_bots_in_a_new_game(
         await context.route_web_socket(WS_URL, relay([], keep))
 
     async def body(browser: Browser) -> None:
-        ctx, page = await open_page(browser, instant.http + "/", setup=setup)
+        ctx, page = await open_page(browser, instant.http + "/#lobby", setup=setup)
         await set_name(page, "Aoife")
         await page.get_by_test_id("play-computer").click()
         await expect(page.get_by_test_id("table")).to_be_visible()

@@ -83,10 +83,13 @@ def test_a_rated_game_between_two_accounts_shows_each_rating_change(
 
     async def body(browser: Browser) -> None:
         _, olena = await open_page(
-            browser, server.http + "/", name="Olena", setup=signed_in(olena_token, hold_my_games)
+            browser,
+            server.http + "/#lobby",
+            name="Olena",
+            setup=signed_in(olena_token, hold_my_games),
         )
         _, taras = await open_page(
-            browser, server.http + "/", name="Taras", setup=signed_in(taras_token)
+            browser, server.http + "/#lobby", name="Taras", setup=signed_in(taras_token)
         )
         form = olena.get_by_test_id("create-form")
         await expect(form.get_by_test_id("create-rated")).to_be_enabled()
@@ -165,7 +168,9 @@ def test_quick_match_is_rated_for_an_account_and_casual_when_asked(
     _, token = new_account(server, "ana", "Ana")
 
     async def body(browser: Browser) -> None:
-        _, ana = await open_page(browser, server.http + "/", name="Ana", setup=signed_in(token))
+        _, ana = await open_page(
+            browser, server.http + "/#lobby", name="Ana", setup=signed_in(token)
+        )
         rated = ana.get_by_test_id("qm-rated")
         await expect(rated).to_be_checked()
         await expect(ana.get_by_test_id("qm-rated-note")).to_have_text(
@@ -190,14 +195,16 @@ def test_a_guest_sees_rated_off_with_the_reason_and_cannot_join_a_rated_table(
     _, token = new_account(server, "ana", "Ana")
 
     async def body(browser: Browser) -> None:
-        _, ana = await open_page(browser, server.http + "/", name="Ana", setup=signed_in(token))
+        _, ana = await open_page(
+            browser, server.http + "/#lobby", name="Ana", setup=signed_in(token)
+        )
         form = ana.get_by_test_id("create-form")
         await form.get_by_test_id("seat-1").select_option("human")
         await form.get_by_test_id("create-rated").check()
         await form.get_by_test_id("create-submit").click()
         await expect(ana.locator("#table [data-testid='rated']")).to_be_visible()
 
-        _, guest = await open_page(browser, server.http + "/", name="Gus")
+        _, guest = await open_page(browser, server.http + "/#lobby", name="Gus")
         reason = "Rated games need an account: create one or log in under “You”."
         for box in ("pc-rated", "create-rated", "qm-rated"):
             control = guest.get_by_test_id(box)
@@ -267,7 +274,7 @@ def test_the_leaderboard_lists_settled_accounts_with_the_bots_among_them(
     assert [p["name"] for p in players] == ["Ana", "Chen", "Bruno", "Dara", "Emil"]
 
     async def body(browser: Browser) -> None:
-        page = await as_ana(browser, seeded, "/", still=True)
+        page = await as_ana(browser, seeded, "/#lobby", still=True)
         await page.get_by_test_id("nav-ratings").click()
         await expect(page).to_have_url(re.compile("#leaderboard/kozyri-duel$"))
         await expect(page.locator("nav button[data-show='leaderboard']")).to_have_attribute(
@@ -334,7 +341,7 @@ def test_a_profile_shows_ratings_plots_results_opponents_and_games(
     api = proc.get(f"/api/players/{ana}").json()
 
     async def body(browser: Browser) -> None:
-        page = await as_ana(browser, seeded, "/", still=True)
+        page = await as_ana(browser, seeded, "/#lobby", still=True)
         await page.get_by_test_id("my-profile").click()  # from the account box
         await expect(page).to_have_url(re.compile(f"#player/{ana}$"))
         view = page.get_by_test_id("profile-view")
@@ -415,7 +422,7 @@ def test_the_keyboard_reaches_the_rated_choice_the_leaderboard_and_a_profile(
     run: Run,
 ) -> None:
     async def body(browser: Browser) -> None:
-        page = await as_ana(browser, seeded, "/")
+        page = await as_ana(browser, seeded, "/#lobby")
 
         async def tab_to(testid: str, limit: int = 60, back: bool = False) -> None:
             for _ in range(limit):

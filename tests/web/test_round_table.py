@@ -6,6 +6,7 @@ toward its winner; seats, trick and hand never overlap and stay inside the windo
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -146,7 +147,7 @@ def test_the_table_fills_the_window_without_scrolling_or_overlapping(
             await context.add_init_script("localStorage.setItem('trumps.walkthrough', 'done')")
 
         _, page = await open_page(
-            browser, server.http + "/", size=VIEWPORTS[size], name="Aoife", setup=tips_seen
+            browser, server.http + "/#lobby", size=VIEWPORTS[size], name="Aoife", setup=tips_seen
         )
         await start(page, game, players)
         bad = await play_on(page, 8)
@@ -161,7 +162,7 @@ def test_a_whole_game_on_a_phone_never_scrolls(server: ServerProc, run: Run) -> 
     """From the deal to the result, at every one of my turns, upright and lying down."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", phone=True, name="Nessa")
+        _, page = await open_page(browser, server.http + "/#lobby", phone=True, name="Nessa")
         await start(page, "twentyfive", 4)
         bad = await play_on(page, 200)
         await expect(page.get_by_test_id("result")).to_be_visible()
@@ -179,15 +180,26 @@ SEAT_X = """() => Object.fromEntries([...document.querySelectorAll("#table .roun
   .map((e) => { const r = e.getBoundingClientRect(); return [e.dataset.seat, [r.left + r.width / 2, r.top + r.height / 2]]; }))"""
 
 
+# My hand's cards in their order: where each begins across the window, and whether its rank
+# corner (top left) shows, not covered by a neighbour.
+HAND_CARDS = """() => [...document.querySelectorAll("#table [data-testid='hand'] button.hcard")]
+  .map((b) => { const r = b.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + 0.1 * r.width, r.top + 0.08 * r.height);
+    return [r.left, b.contains(hit)]; })"""
+FOCUSED_LEFT = "() => document.activeElement.getBoundingClientRect().left"
+
+
 @pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("fa-IR", "fa")])
 def test_the_others_sit_around_in_the_order_they_play(
     server: ServerProc, run: Run, locale: str, lang: str
 ) -> None:
     """Four players, me at seat 0: seat 1 plays next and sits on my left, seat 2 across,
-    seat 3 on my right — mirrored in a right-to-left language."""
+    seat 3 on my right — mirrored in a right-to-left language, and my hand with them: laid
+    right to left in Persian, every card's rank corner in view, the arrow keys moving the
+    way they point."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", locale=locale, name="Aoife")
+        _, page = await open_page(browser, server.http + "/#lobby", locale=locale, name="Aoife")
         await expect(page.locator(f"html[lang='{lang}']")).to_have_count(1)
         await start(page, "twentyfive", 4)
         places = await page.evaluate(SEAT_X)
@@ -199,6 +211,16 @@ def test_the_others_sit_around_in_the_order_they_play(
         else:
             assert xs[0] < xs[1] < xs[2], places
         assert ys[1] < ys[0] and ys[1] < ys[2], places  # across the table: at the top
+
+        cards = await page.evaluate(HAND_CARDS)
+        assert len(cards) == 5 and all(shown for _, shown in cards), cards
+        lefts = [left for left, _ in cards]
+        assert lefts == sorted(lefts, reverse=lang == "fa"), lefts
+        second = page.locator("#table [data-testid='hand'] button.hcard").nth(1)
+        await second.focus()
+        before = await page.evaluate(FOCUSED_LEFT)
+        await page.keyboard.press("ArrowLeft")
+        assert await page.evaluate(FOCUSED_LEFT) < before
 
     run(body)
 
@@ -226,7 +248,7 @@ def test_a_finished_trick_is_swept_toward_its_winner(server: ServerProc, run: Ru
     """A duel at the page's own pace: a trick my card completes is held, then swept."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Aoife", pace=None)
+        _, page = await open_page(browser, server.http + "/#lobby", name="Aoife", pace=None)
         await start(page, "twentyfive", 2)
         table = page.get_by_test_id("table")
         legal = page.locator(
@@ -247,5 +269,58 @@ def test_a_finished_trick_is_swept_toward_its_winner(server: ServerProc, run: Ru
         px, py = swept["plate"]
         for (bx, by), (ax, ay) in zip(swept["before"], swept["after"], strict=True):
             assert (ax - px) ** 2 + (ay - py) ** 2 < (bx - px) ** 2 + (by - py) ** 2, swept
+
+    run(body)
+
+
+SOUNDS = """() => [(document.documentElement.dataset.soundLog ?? "").split(" ").filter(Boolean),
+  Number(document.documentElement.dataset.sounds ?? 0)]"""
+HEARD = "(kind) => (document.documentElement.dataset.soundLog ?? '').split(' ').includes(kind)"
+FORGET = "() => { delete document.documentElement.dataset.soundLog; }"
+
+
+def test_the_table_sounds_after_a_first_touch_and_one_switch_mutes_it(
+    server: ServerProc, run: Run
+) -> None:
+    """Your turn, a card, a trick won and the end each have a sound; none is made before the
+    player first touches the page (as browsers require), and the header's speaker button
+    silences them all and is kept."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(browser, server.http + "/#lobby", name="Aoife")
+        await start(page, "twentyfive", 2)
+        await page.wait_for_function(MINE_OR_OVER)
+        await page.wait_for_function(HEARD, arg="turn")
+        kinds, played = await page.evaluate(SOUNDS)
+        assert played >= 1, kinds
+        await page.evaluate(FORGET)
+        await page.locator("[data-testid='hand'] [data-legal='true']").first.click()
+        await page.wait_for_function(HEARD, arg="trick")
+        kinds, now = await page.evaluate(SOUNDS)
+        assert "card" in kinds and now > played, (kinds, now)
+
+        # Muted: the page still knows which sound each moment has, and makes none.
+        sound = page.get_by_test_id("sound")
+        await sound.click()
+        await expect(sound).to_have_attribute("aria-pressed", "false")
+        await page.evaluate(FORGET)
+        _, played = await page.evaluate(SOUNDS)
+        await page.wait_for_function(MINE_OR_OVER)
+        await page.locator("[data-testid='hand'] [data-legal='true']").first.click()
+        await page.wait_for_function(HEARD, arg="trick")
+        assert (await page.evaluate(SOUNDS))[1] == played
+
+        # Kept across a reload; back on, a reload makes no sound before a touch.
+        await page.reload()
+        await expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "false")
+        await page.get_by_test_id("sound").click()
+        await page.reload()
+        await page.wait_for_function(MINE_OR_OVER)
+        await page.wait_for_function(HEARD, arg="turn")
+        assert (await page.evaluate(SOUNDS))[1] == 0
+        page.once("dialog", lambda d: asyncio.ensure_future(d.accept()))  # "Resign this game?"
+        await page.get_by_test_id("resign").click()
+        await page.wait_for_function(HEARD, arg="end")
+        assert (await page.evaluate(SOUNDS))[1] == 1  # the click on Resign was the first touch
 
     run(body)

@@ -34,7 +34,7 @@ def test_a_weak_password_is_refused_in_the_player_s_language(server: ServerProc,
             ("fa-IR", "حدس زدن این گذرواژه خیلی آسان است"),
             ("en-GB", "too easy to guess"),
         ):
-            _, page = await open_page(browser, server.http + "/", locale=locale, name="Ana")
+            _, page = await open_page(browser, server.http + "/#lobby", locale=locale, name="Ana")
             await account_form(page, "register", "weak-ana", "12345678")
             # Said in the register form, by the password field (issue 26).
             form = page.locator("form.stack").nth(0)
@@ -49,10 +49,10 @@ def test_sessions_are_listed_and_ending_one_signs_that_browser_out(
     server: ServerProc, run: Run
 ) -> None:
     async def body(browser: Browser) -> None:
-        _, ana = await open_page(browser, server.http + "/", name="Ana")
+        _, ana = await open_page(browser, server.http + "/#lobby", name="Ana")
         await account_form(ana, "register", "ana", PASSWORD)
         await expect(ana.get_by_test_id("logout")).to_be_visible(timeout=WAIT)
-        _, other = await open_page(browser, server.http + "/", name="Ana")
+        _, other = await open_page(browser, server.http + "/#lobby", name="Ana")
         await account_form(other, "login", "ana", PASSWORD)
         await expect(other.get_by_test_id("logout")).to_be_visible(timeout=WAIT)
 

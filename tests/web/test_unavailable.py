@@ -40,7 +40,7 @@ def test_an_unavailable_server_is_said_and_asked_again(server: ServerProc) -> No
             ws.on_message(message)
 
         await page.route_web_socket("**/ws", route)
-        await page.goto(server.http + "/")
+        await page.goto(server.http + "/#lobby")
         await expect(page.get_by_text("The server cannot store games just now")).to_be_visible(
             timeout=WAIT
         )

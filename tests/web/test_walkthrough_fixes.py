@@ -111,7 +111,12 @@ async def rated_vs_computer(
     """The account of ``token`` signed in, at a rated Svoi Kozyri duel against the computer,
     its turn: the page."""
     _, page = await open_page(
-        browser, server.http + "/", locale=locale, name=name, still=True, setup=signed_in(token)
+        browser,
+        server.http + "/#lobby",
+        locale=locale,
+        name=name,
+        still=True,
+        setup=signed_in(token),
     )
     accept_dialogs(page)
     await vs_computer(page, "kozyri", 2, rated=True)
@@ -134,7 +139,7 @@ def test_persian_rules_help_and_log_write_rule_ids_and_cards_in_one_script(
 
     async def body(browser: Browser) -> None:
         _, page = await open_page(
-            browser, server.http + "/", locale="fa-IR", name="Ana", still=True
+            browser, server.http + "/#lobby", locale="fa-IR", name="Ana", still=True
         )
         await bots_table(page, "twentyfive", 4)
         log = page.get_by_test_id("log")
@@ -248,7 +253,7 @@ def test_the_focus_ring_of_a_dimmed_card_contrasts_with_the_table_and_the_card(
     light and dark colour schemes and the standard and high-contrast themes."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Ana", still=True)
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana", still=True)
         await bots_table(page, "twentyfive", 2)
         dimmed = page.locator(".hand.my-turn button.hcard[aria-disabled='true']")
         for _ in range(30):
@@ -321,7 +326,7 @@ def test_log_numbers_past_99_are_shown_whole_in_english_and_persian(
     "۱۰۰." in Persian) with room for every digit; it was cut to "00."."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Ana", still=True)
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana", still=True)
         await bots_table(page, "twentyfive", 6, preset="forty-five")
         lines = page.get_by_test_id("log").locator("li")
         for _ in range(60):
@@ -357,7 +362,7 @@ def test_a_weak_password_is_said_once_by_the_password_field(
     login, the password and the name typed stay for the player to fix."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", locale=locale, name="Ana")
+        _, page = await open_page(browser, server.http + "/#lobby", locale=locale, name="Ana")
         await page.set_viewport_size({"width": 390, "height": 844})
         await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "online")
         await page.get_by_test_id("name-input").fill("Ana Maria")
@@ -417,7 +422,9 @@ def test_no_stale_no_such_table_error_on_the_next_table(server: ServerProc, run:
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, handler)
 
-        _, page = await open_page(browser, server.http + "/", name="Ana", still=True, setup=setup)
+        _, page = await open_page(
+            browser, server.http + "/#lobby", name="Ana", still=True, setup=setup
+        )
         accept_dialogs(page)
         await vs_computer(page, "kozyri", 2)
         await page.wait_for_function(MINE)
@@ -467,7 +474,7 @@ def test_at_the_end_of_a_game_the_last_trick_is_shown_whole(
     gathered half-way (shrunk, faded over the seats) nor dimmed, with or without motion."""
 
     async def body(browser: Browser) -> None:
-        _, page = await open_page(browser, server.http + "/", name="Ana", still=still)
+        _, page = await open_page(browser, server.http + "/#lobby", name="Ana", still=still)
         await bots_table(page, "twentyfive", 2)
         await play_to_the_end(page)
         laid = await page.wait_for_function(LAID)

@@ -21,6 +21,9 @@ import contextlib
 import logging
 import os
 import socket
+import threading
+import time
+import webbrowser
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -309,6 +312,7 @@ def serve(
     forwarded_allow_ips: tuple[str, ...] = (),
     guests_per_address: int = GUESTS_PER_ADDRESS,
     bot_ratings: str | None = None,
+    open_page: bool = False,
 ) -> None:
     """Run the server until interrupted; a database or Redis it cannot reach ends it with
     one line (``SystemExit``, status 1).
@@ -361,6 +365,8 @@ def serve(
     if workers > 1:
         where += f", {workers} processes"
     print(f"trumps server: http://{shown}:{port}/  ({where})", flush=True)
+    if open_page:
+        _open_when_listening(host, port)
     app: Any
     if workers > 1:
         # Each worker builds its own app (app_from_env) from this, in its environment.
@@ -396,6 +402,31 @@ def serve(
         lifespan="on",
         **proxy_options(forwarded_allow_ips),
     )
+
+
+def _open_when_listening(host: str, port: int) -> None:
+    """Open the page in the machine's browser as soon as the port takes connections (from a
+    thread, while uvicorn starts); say so, or that no browser was found."""
+    local = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+    url = f"http://{f'[{local}]' if ':' in local else local}:{port}/"
+
+    def wait_and_open() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((local, port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            return
+        opened = webbrowser.open(url)
+        print(
+            f"opened {url} in your browser" if opened else f"no browser found here: open {url}",
+            flush=True,
+        )
+
+    threading.Thread(target=wait_and_open, name="open-browser", daemon=True).start()
 
 
 def proxy_options(forwarded_allow_ips: tuple[str, ...]) -> dict[str, Any]:

@@ -26,19 +26,26 @@ import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 import { contributionFor, rememberGame } from "./fairdeal.js";
 import { boardFamily, loadLeaderboard, mountLeaderboard } from "./leaderboard.js";
 import { loadProfile, mountProfile } from "./profile.js";
-import { ROUTED, hashOf, routeOf } from "./routes.js";
+import { ROUTED, addressOf, hashOf, routeOf, tableOf } from "./routes.js";
+import { mountHome } from "./home.js";
+import { askName } from "./invite.js";
+import { eventSounds, playSound } from "./sound.js";
 
 const S = {
   // No name chosen: the hello says none (null); every page words it "Guest" in its language.
   name: load("name") || "", token: load("token"), account: null, playerId: null,
   tables: new Map(), // table id → table (net.js newTable)
   current: null, // the table shown
-  section: "lobby",
+  section: "home", // the first screen: the two games (home.js)
+  back: "home", // the section a table was opened from
+  asked: false, // a request for a table (play, create, join, watch, match) awaits its table
   route: routeOf(location.hash), // {section, arg} of #leaderboard/<family> or #player/<id>
   lobby: [], // the last table_list's rows …
   lobbyPage: { offset: 0, total: 0 }, // … and where they are in the whole list
   waiting: null, // {game, rules} while a quick match waits
-  invite: new URLSearchParams(location.search).get("table"), // /?table=ID
+  // The table the address names (/?table=ID: an invite link, or a reload of my table;
+  // /?watch=ID: one I watched), until it is shown or refused.
+  invite: tableOf(location.search),
   pendingJoin: null, // the invited table we asked to join (table_full → watch it)
   rematchFrom: null, // the finished table whose rematch we asked for
   left: new Set(), // tables this page left: a late answer about one is not shown (error())
@@ -54,6 +61,9 @@ const net = new Net({
 });
 
 const currentTable = () => S.tables.get(S.current) ?? null;
+// Requests whose answer is a table to show (a seat given back after a reload is not shown
+// unless the address names it: the page shows what its address says).
+const ASKS_FOR_TABLE = new Set(["play_computer", "create_table", "join_table", "spectate", "quick_match", "rematch"]);
 
 /** Draw table tb, and its facts when the text mode is on. */
 function renderTable(tb) {
@@ -64,7 +74,10 @@ function renderTable(tb) {
 function send(msg) {
   // Asking for a table again (join, watch): what the server says of it is news again.
   if (msg.type === "join_table" || msg.type === "spectate") S.left.delete(msg.table_id);
-  if (net.send(msg)) return true;
+  if (net.send(msg)) {
+    if (ASKS_FOR_TABLE.has(msg.type)) S.asked = true;
+    return true;
+  }
   status(t("Not connected to the server yet."), "error");
   return false;
 }
@@ -96,15 +109,7 @@ const handlers = {
     for (const tb of S.tables.values()) {
       if (!seated.has(tb.id) && !tb.outcome) send({ type: "spectate", table_id: tb.id });
     }
-    if (S.invite) {
-      const id = S.invite;
-      S.invite = null;
-      history.replaceState(null, "", location.pathname);
-      if (!seated.has(id) && !S.tables.has(id)) {
-        S.pendingJoin = id;
-        send({ type: "join_table", table_id: id });
-      }
-    }
+    if (S.invite) openNamed(seated);
     if (S.waiting) send({ type: "quick_match", game: S.waiting.game, rules: S.waiting.rules ?? null, rated: S.waiting.rated });
     // Rebuild the views when who I am changed (the name and account show in the lobby).
     const who = `${S.name}\n${S.account}`;
@@ -134,6 +139,10 @@ const handlers = {
       save("token", null);
       net.hello();
       return;
+    }
+    if (m.table_id && m.table_id === S.invite?.id && !["table_full", "not_allowed", "game_over"].includes(m.code)) {
+      S.invite = null; // the table the address names is gone: the first screen, and say why
+      show(S.section);
     }
     if (m.table_id && m.table_id === S.pendingJoin) {
       S.pendingJoin = null;
@@ -188,8 +197,18 @@ const handlers = {
         }
       }
       S.rematchFrom = null;
-      S.current = tb.id;
-      show("table");
+      // The table asked for, or the one the address names; a seat given back after a
+      // reload only on the first screen (a page at #lobby or #history stays there).
+      if (S.invite ? S.invite.id === tb.id : S.asked || S.section === "home") {
+        S.invite = null;
+        S.asked = false;
+        S.current = tb.id;
+        show("table");
+        if (canAct(tb)) playSound("turn");
+      } else {
+        S.current ??= tb.id; // the Table button opens it
+        show(S.section); // (the Table button appears)
+      }
     } else if (tb.id === S.current) {
       renderTable(tb);
     }
@@ -201,13 +220,18 @@ const handlers = {
   event(m) {
     const tb = S.tables.get(m.table_id);
     if (!tb) return;
+    const mineBefore = canAct(tb);
     const result = applyEvent(tb, m);
     if (result === "gap") {
       if (!tb.resyncing) tb.resyncing = send({ type: "resync", table_id: tb.id, last_event: tb.event });
       return;
     }
     if (result !== "applied") return;
-    if (tb.id === S.current) renderTable(tb);
+    if (tb.id === S.current) {
+      renderTable(tb);
+      eventSounds(m).forEach((kind, i) => (i ? setTimeout(() => playSound(kind), 250 * i) : playSound(kind)));
+      if (!mineBefore && canAct(tb)) playSound("turn");
+    }
     noteTurn(tb.id, canAct(tb), gameName(tb.game));
     renderMine();
     renderTitle();
@@ -228,7 +252,10 @@ const handlers = {
     if (!tb) return;
     Object.assign(tb, { outcome: m.outcome, record_id: m.record_id ?? null, hint: null });
     rememberGame(tb.id, tb.record_id);
-    if (tb.id === S.current) renderTable(tb);
+    if (tb.id === S.current) {
+      renderTable(tb);
+      playSound("end");
+    }
     renderMine();
     renderTitle();
   },
@@ -266,7 +293,7 @@ const handlers = {
     if (!S.tables.delete(m.table_id)) return;
     if (S.current === m.table_id) {
       S.current = S.tables.keys().next().value ?? null;
-      show("lobby");
+      show(S.back);
     }
     renderTitle();
   },
@@ -304,7 +331,7 @@ function leave(tb) {
   S.tables.delete(tb.id);
   S.left.add(tb.id);
   S.current = S.tables.keys().next().value ?? null;
-  show("lobby");
+  show(S.back);
 }
 
 function rematch(tb) {
@@ -379,10 +406,11 @@ async function loadCatalog() {
 
 const context = {
   send, status, play, leave, rematch, api, adopt, logout, rename, state: S, catalog: null, canAct,
-  current: currentTable, openTable: (id) => { S.current = id; show("table"); },
+  current: currentTable, openTable: (id) => { S.current = id; show("table"); }, show: (name) => show(name),
   reloadCatalog: async () => {
     await loadCatalog();
     if (context.catalog) $("status").hidden = true;
+    mountHome($("home"), context);
     mountLobby($("lobby"), context);
     show(S.section);
   },
@@ -510,7 +538,7 @@ function mountHeader() {
   el("span", { "aria-hidden": "true" }, "⚙"), el("span", { class: "label" }, t("Settings")));
   $("top").replaceChildren(
     el("h1", {}, el("span", { class: "logo", "aria-hidden": "true" }, "♠♥♦♣"), " trumps"),
-    el("nav", { "aria-label": t("Sections") }, nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History")),
+    el("nav", { "aria-label": t("Sections") }, nav("home", t("Play")), nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History")),
       el("button", { type: "button", "data-show": "leaderboard", testid: "nav-ratings",
         onclick: () => { location.hash = hashOf("leaderboard", boardFamily()); } }, t("Ratings"))),
     el("div", { class: "settings" },
@@ -545,6 +573,7 @@ document.addEventListener("pointerdown", (e) => {
 /** Build every view again (first render, language or deck change). */
 function mountAll() {
   mountHeader();
+  mountHome($("home"), context);
   mountLobby($("lobby"), context);
   mountTable($("table"), context);
   mountText($("table"), context);
@@ -558,24 +587,59 @@ function mountAll() {
   show(S.section);
 }
 
-/** The hash changed (a link, Back or Forward): show its section, or leave a routed one. */
-function routeChanged() {
+/** The address changed (a link, Back or Forward): show what it names. */
+function addressChanged() {
   const route = routeOf(location.hash);
+  const named = tableOf(location.search);
   if (route) {
     S.route = route;
     show(route.section);
-  } else if (ROUTED.includes(S.section)) {
-    show("lobby");
+  } else if (named && S.tables.has(named.id)) {
+    S.current = named.id;
+    show("table");
+  } else {
+    show("home");
+  }
+}
+
+/** Open the table the address names, once welcomed: mine comes back by itself (its
+ *  table_state shows it); one to watch is watched; an invite link asks a guest's name once,
+ *  then takes a seat (a full table is watched instead). */
+function openNamed(seated) {
+  const { id, watch } = S.invite;
+  if (S.tables.has(id)) {
+    S.invite = null;
+    S.current = id;
+    show("table");
+  } else if (seated.has(id)) {
+    // its table_state is on its way
+  } else if (watch) {
+    send({ type: "spectate", table_id: id });
+  } else if (!load("named") && !load("name-asked")) {
+    askName((name) => {
+      save("name-asked", "1");
+      if (name) rename(name); // a new hello: its welcome joins
+      else openNamed(seated);
+    });
+  } else {
+    S.pendingJoin = id;
+    send({ type: "join_table", table_id: id });
   }
 }
 
 function show(name) {
-  if (name === "table" && !currentTable()) name = "lobby";
+  if (name === "table" && !currentTable()) name = S.back;
+  // Where a table was opened from: leaving it (or its closing) goes back there.
+  if (name === "table" && ["home", "lobby", "history"].includes(S.section)) S.back = S.section;
   const entering = name === "table" && (S.section !== "table" || $("table").hidden || S.shownTable !== S.current);
   S.section = name;
-  // A section without a route of its own leaves the hash (Back returns to the route).
-  if (!ROUTED.includes(name) && location.hash) history.pushState(null, "", location.pathname + location.search);
-  for (const id of ["lobby", "table", "history", ...ROUTED]) $(id).hidden = id !== name;
+  // The address names what is shown (routes.js), so that a reload or a shared link opens it;
+  // it stays as it is while the table it names is still on its way.
+  if (!S.invite) {
+    const want = location.pathname + addressOf(name, currentTable(), location.hash);
+    if (want !== location.pathname + location.search + location.hash) history.pushState(null, "", want);
+  }
+  for (const id of ["home", "lobby", "table", "history", ...ROUTED]) $(id).hidden = id !== name;
   document.documentElement.dataset.section = name; // the table fills the window (style.css)
   for (const b of document.querySelectorAll("nav button")) {
     if (b.dataset.show === name) b.setAttribute("aria-current", "page");
@@ -619,7 +683,7 @@ async function init() {
   await loadCatalog();
   document.addEventListener("keydown", onKey);
   watchNetwork();
-  window.addEventListener("hashchange", routeChanged);
+  window.addEventListener("popstate", addressChanged); // (a hash followed fires it too)
   if (S.route) S.section = S.route.section;
   mountAll();
   net.connect();

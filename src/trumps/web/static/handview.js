@@ -50,6 +50,22 @@ export function layoutHand(hand) {
   hand.style.setProperty("--cw", `${cw}px`);
   hand.style.setProperty("--overlap", (1 - shown).toFixed(3));
   hand.dataset.size = size;
+  stackRightToLeft(hand);
+}
+
+/** A hand laid right to left (Persian): each card lies under the one before it in its row,
+ *  so that its rank corner (top left) shows, and each row over the one above it, so that a
+ *  raised card's corner is not under the row above (--z, style.css). */
+function stackRightToLeft(hand) {
+  if (getComputedStyle(hand).direction !== "rtl") return;
+  const cards = [...hand.querySelectorAll("button.hcard")];
+  let row = 0;
+  let top = null;
+  cards.forEach((card, k) => {
+    if (top !== null && card.offsetTop > top + 4) row += 1;
+    top = card.offsetTop;
+    card.style.setProperty("--z", String(row * 100 + cards.length - k));
+  });
 }
 
 /** The card-size control for the table's tools, beside the animation speed. */

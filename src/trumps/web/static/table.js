@@ -20,6 +20,7 @@ import { afterRender, enterTable, mountA11y } from "./a11y.js";
 import { onHelpKey } from "./keyhelp.js";
 import { renderResult } from "./resultview.js";
 import { ratedBadge } from "./ratings.js";
+import { soundButton } from "./sound.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -105,7 +106,7 @@ export function mountTable(root, context) {
       el("div", { class: "t-what" }, parts.title, parts.scores),
       el("div", { class: "t-now" }, parts.turn, parts.watchers),
       el("div", { class: "t-tools" }, parts.hint, parts.noHints, parts.lastTrick, parts.resign, parts.leave,
-        parts.sideToggle)),
+        soundButton(), parts.sideToggle)),
     el("div", { class: "felt" }, parts.round, el("div", { class: "me-wrap" }, parts.bubbles, parts.me)),
     parts.side);
   parts.hand.addEventListener("keydown", onHandKey);
@@ -571,13 +572,15 @@ async function copyInvite() {
   }
 }
 
-/** Arrow keys move focus across the hand (laid left to right in every language), Home/End jump;
- *  Enter and Space press the focused card (a button does that by itself). */
+/** Arrow keys move focus across the hand the way they point (the hand is laid right to left
+ *  in a right-to-left language), Home/End jump to its first and last card; Enter and Space
+ *  press the focused card (a button does that by itself). */
 function onHandKey(e) {
   const cards = [...parts.hand.querySelectorAll("button.hcard")];
   const i = cards.indexOf(document.activeElement);
   if (i < 0) return;
-  const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowUp: -1, ArrowDown: 1 };
+  const ahead = getComputedStyle(parts.hand).direction === "rtl" ? -1 : 1;
+  const moves = { ArrowRight: ahead, ArrowLeft: -ahead, ArrowUp: -1, ArrowDown: 1 };
   let next = null;
   if (e.key in moves) next = (i + moves[e.key] + cards.length) % cards.length;
   else if (e.key === "Home") next = 0;
