@@ -6,10 +6,15 @@ starts ``trumps serve`` from it (a fresh SQLite file, 127.0.0.1, random bots) an
 Debian's Chromium (``/usr/bin/chromium``) through Playwright, with Chromium's own record of
 each request (the DevTools protocol):
 
-* **lobby**: a first visit with an empty cache — HTTP bytes on the wire (headers and bodies,
-  compressed as sent) and the number of requests until the lobby is shown;
-* **lobby + one hand**: the same visit, then a Svoi Kozyri duel against the random bot
-  played to its end (one hand: every card face the table drew is fetched);
+* **first screen**: a first visit with an empty cache — HTTP bytes on the wire (headers and
+  bodies, compressed as sent) and the number of requests until the first screen is shown
+  (the two games since issue 27; the lobby before);
+* **+ one hand**: the same visit, then a Svoi Kozyri duel against the random bot, started
+  from the lobby's form (``#lobby``), played to its end (one hand: every card face the table
+  drew is fetched);
+* **frames**: while that hand is played (cards flying in, tricks swept), the gaps between
+  animation frames (``requestAnimationFrame``): the 95th percentile and the longest, and the
+  tasks of over 50 ms (the Long Tasks API) — at 60 frames a second a gap is 16.7 ms;
 * **reload**: the page reloaded, unchanged — requests that went to the server (a 304 counts;
   a file taken from the browser's cache does not) and their bytes;
 * **return visit**: the same profile opens the address in a new tab — the same counts;
@@ -66,6 +71,17 @@ SETTLED = (
     "() => !document.querySelector(\"[data-testid='result']\")?.hidden"
     f' || document.querySelector("{LEGAL}") !== null'
 )
+# Every animation frame's time and every long task, from the page's first moment.
+FRAMES_JS = """(() => {
+  window.__frames = []; window.__long = [];
+  const tick = (t) => { window.__frames.push(t); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); })
+    .observe({ type: "longtask", buffered: true }); } catch {}
+})()"""
+FRAME_GAPS = """(from) => { const f = window.__frames.filter((t) => t >= from);
+  return [f.slice(1).map((t, i) => t - f[i]), window.__long.length]; }"""
+FIRST_SCREEN = "[data-testid='home-screen'], [data-testid='play-computer']"
 GONE = "(e) => !e.isConnected || (e.dataset.legal !== undefined && e.dataset.legal !== 'true')"
 DESCRIBE = "(e) => e.outerHTML.slice(0, 300)"
 FCP = (
@@ -178,6 +194,7 @@ class Traffic:
 
 async def play_one_hand(page: Page) -> None:
     """A Svoi Kozyri duel against the random bot, the first legal card or word each turn."""
+    await page.get_by_test_id("pc-game").wait_for(timeout=WAIT)
     await page.get_by_test_id("pc-game").select_option("kozyri")
     await page.get_by_test_id("pc-level").select_option("random")
     await page.get_by_test_id("play-computer").click()
@@ -205,20 +222,29 @@ async def play_one_hand(page: Page) -> None:
 async def measure(browser: Browser, url: str) -> dict[str, float]:
     context = await browser.new_context(locale="en-GB")
     await context.add_init_script("localStorage.setItem('trumps.name', 'Ana')")
+    await context.add_init_script(FRAMES_JS)
     page = await context.new_page()
     traffic = Traffic()
     await traffic.watch(await context.new_cdp_session(page))
     await page.goto(url)
-    await page.get_by_test_id("play-computer").wait_for(timeout=WAIT)
+    await page.locator(FIRST_SCREEN).first.wait_for(timeout=WAIT)
     await page.wait_for_load_state("networkidle")
     out: dict[str, float] = {
-        "lobby: KiB": traffic.bytes / 1024,
-        "lobby: requests": traffic.requests,
+        "first screen: KiB": traffic.bytes / 1024,
+        "first screen: requests": traffic.requests,
         "first paint, first visit: ms": await page.evaluate(FCP),
     }
+    await page.goto(url + "#lobby")  # (the same document: the lobby where it has an address)
+    started = await page.evaluate("performance.now()")
+    long_before = await page.evaluate("window.__long.length")
     await play_one_hand(page)
-    out["lobby + one hand: KiB"] = traffic.bytes / 1024
-    out["lobby + one hand: requests"] = traffic.requests
+    gaps, long_after = await page.evaluate(FRAME_GAPS, started)
+    out["+ one hand: KiB"] = traffic.bytes / 1024
+    out["+ one hand: requests"] = traffic.requests
+    gaps.sort()
+    out["frames: 95th percentile gap, ms"] = gaps[int(0.95 * (len(gaps) - 1))] if gaps else 0.0
+    out["frames: longest gap, ms"] = gaps[-1] if gaps else 0.0
+    out["frames: tasks over 50 ms"] = long_after - long_before
     traffic.reset()
     await page.reload()
     await page.get_by_test_id("connection").wait_for(timeout=WAIT)
@@ -233,7 +259,7 @@ async def measure(browser: Browser, url: str) -> dict[str, float]:
     traffic = Traffic()
     await traffic.watch(await context.new_cdp_session(again))
     await again.goto(url)
-    await again.get_by_test_id("play-computer").wait_for(timeout=WAIT)
+    await again.locator(FIRST_SCREEN).first.wait_for(timeout=WAIT)
     await again.wait_for_load_state("networkidle")
     out["return visit: requests to the server"] = traffic.to_server
     out["return visit: KiB"] = traffic.to_server_bytes / 1024

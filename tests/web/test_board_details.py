@@ -266,13 +266,20 @@ def test_large_cards_are_large_on_the_felt_too(server: ServerProc, phone: bool, 
     room (a desktop); on a phone the felt keeps its size and nothing overflows."""
 
     async def body(browser: Browser) -> None:
-        # The page's own pace: the turn-up is looked at before a bot may rob it.
+        # Once the turn-up is on the table, the server's frames are held back: no bot robs
+        # it while the sizes are tried, however slow the machine.
+        state: Msg = {"hold": False, "held": [], "seen": [], "routes": []}
+
+        async def setup(context: BrowserContext) -> None:
+            await context.route_web_socket(WS_URL, dropping(state))
+
         ctx, page = await open_page(
-            browser, server.http + "/#lobby", phone=phone, still=True, pace=None
+            browser, server.http + "/#lobby", phone=phone, still=True, pace=None, setup=setup
         )
         await set_name(page, "Aoife")
         await twentyfive(page, players=4)
         await expect(page.locator(".stock .turned")).to_have_count(1)
+        state["hold"] = True
         seen: dict[str, Msg] = {}
         for choice in ("normal", "large", "small"):
             await setting(page, "card-size", choice)

@@ -26,7 +26,8 @@ export function levelWords(level) {
 }
 
 /** A few cards that stand for each game on its choice (drawn with the page's deck). */
-const ART = { kozyri: ["AS", "KH", "6D", "QC"], twentyfive: ["5H", "JH", "JK", "AH"] };
+const ART = { kozyri: ["AS", "7H", "6D", "9C"], twentyfive: ["5H", "JK", "AH", "AC"] };
+// (pip cards: a court card's picture weighs 13–21 KB, and this is the first screen)
 
 function loadChoices() {
   try {
