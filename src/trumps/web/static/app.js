@@ -20,7 +20,7 @@ import { canAct, mountTable, onTableKey, renderTable as drawTable, resetLists, t
 import { mountText, renderText, textEntered, textModeSetting } from "./textmode.js";
 import { a11ySettings } from "./a11y.js";
 import { animControl } from "./trickview.js";
-import { cardSizeControl, layoutHand } from "./handview.js";
+import { cardSizeControl, handOrderControl, layoutHand } from "./handview.js";
 import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 import { contributionFor, rememberGame } from "./fairdeal.js";
@@ -30,6 +30,7 @@ import { ROUTED, addressOf, hashOf, routeOf, tableOf } from "./routes.js";
 import { mountHome } from "./home.js";
 import { askName } from "./invite.js";
 import { eventSounds, playSound } from "./sound.js";
+import { autoPlay, autoPlaySetting } from "./autoplay.js";
 
 const S = {
   // No name chosen: the hello says none (null); every page words it "Guest" in its language.
@@ -65,10 +66,12 @@ const currentTable = () => S.tables.get(S.current) ?? null;
 // unless the address names it: the page shows what its address says).
 const ASKS_FOR_TABLE = new Set(["play_computer", "create_table", "join_table", "spectate", "quick_match", "rematch"]);
 
-/** Draw table tb, and its facts when the text mode is on. */
+/** Draw table tb, and its facts when the text mode is on; a lone playable card goes by
+ *  itself where the player asked for that. */
 function renderTable(tb) {
   drawTable(tb);
   renderText(tb);
+  autoPlay(tb, canAct, play);
 }
 
 function send(msg) {
@@ -522,6 +525,7 @@ function mountHeader() {
   ...a11ySettings().flatMap((control) => [el("label", { for: control.id }, control.getAttribute("aria-label")), control]),
   animControl(() => { const tb = currentTable(); if (tb && S.section === "table") renderTable(tb); }),
   cardSizeControl(() => layoutHand(document.querySelector("#table [data-testid='hand']"))),
+  handOrderControl(() => { const tb = currentTable(); if (tb && S.section === "table") renderTable(tb); }),
   el("div", { class: "checks" },
     textModeSetting(() => {
       const tb = currentTable();
@@ -530,6 +534,7 @@ function mountHeader() {
       textEntered();
     }),
     el("label", { class: "check", for: "deck-4color" }, deck, " ", t("Four-colour deck")),
+    autoPlaySetting(),
     el("label", { class: "check", for: "turn-alerts", title: t("A sound and a notification when it becomes your turn in a background tab") },
       alerts, " ", t("Turn alerts"))));
   const gear = el("button", { type: "button", class: "ghost settings-button", testid: "settings", "aria-expanded": String(settingsOpen),

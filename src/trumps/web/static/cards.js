@@ -64,9 +64,13 @@ export function cardText(code) {
   return node;
 }
 
-/** A hand in display order: by suit (a given suit last, e.g. your trumps), then rank. */
-export function sortHand(cards, lastSuit = null) {
+/** A hand in display order: by suit (a given suit last, e.g. your trumps), then rank; or,
+ *  `byRank`, by rank from the ace down (the joker first), suits in the same order. */
+export function sortHand(cards, lastSuit = null, byRank = false) {
   const suitKey = (c) => (c === "JK" ? 9 : c[1] === lastSuit ? 8 : SUIT_ORDER.indexOf(c[1]));
   const rankKey = (c) => (c === "JK" ? -1 : RANKS.length - RANKS.indexOf(c[0]));
-  return [...cards].sort((a, b) => suitKey(a) - suitKey(b) || rankKey(a) - rankKey(b));
+  const high = (c) => (c === "JK" ? -1 : RANKS.indexOf(c[0]));
+  return [...cards].sort(byRank
+    ? (a, b) => high(a) - high(b) || suitKey(a) - suitKey(b)
+    : (a, b) => suitKey(a) - suitKey(b) || rankKey(a) - rankKey(b));
 }

@@ -68,6 +68,20 @@ function stackRightToLeft(hand) {
   });
 }
 
+/** How the hand is sorted: "suit" (your trumps at one end) or "rank" (the ace down); kept. */
+export const handOrder = () => (load("handorder") === "rank" ? "rank" : "suit");
+
+/** The hand-order control of the settings panel. */
+export function handOrderControl(onChange) {
+  const box = el("select", {
+    id: "hand-order", testid: "hand-order",
+    onchange: (e) => { save("handorder", e.target.value === "rank" ? "rank" : null); onChange?.(); },
+  }, [["suit", t("by suit, trumps at the end")], ["rank", t("by rank")]].map(([v, label]) =>
+    el("option", { value: v }, label)));
+  box.value = handOrder();
+  return el("span", { class: "inline anim-setting" }, el("label", { for: "hand-order" }, t("Sort the hand")), box);
+}
+
 /** The card-size control for the table's tools, beside the animation speed. */
 export function cardSizeControl(onChange) {
   const box = el("select", {

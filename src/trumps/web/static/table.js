@@ -14,7 +14,7 @@ import { fitSeats } from "./seating.js";
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
-import { layoutHand } from "./handview.js";
+import { handOrder, layoutHand } from "./handview.js";
 import { handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
 import { afterRender, enterTable, mountA11y } from "./a11y.js";
 import { onHelpKey } from "./keyhelp.js";
@@ -324,7 +324,7 @@ function renderMe(tb, model) {
         t("Discard {card} face down", { card: cardName(a.slice(8)) })))));
   }
 
-  const sorted = sortHand(hand, myTrump);
+  const sorted = sortHand(hand, myTrump, handOrder() === "rank");
   const firstFocus = sorted.find((c) => index.has(c)) ?? sorted[0];
   if (parts.why.dataset.event !== String(tb.event)) put(parts.why); // a reason lasts one turn
   put(parts.hand, sorted.map((c) => {
@@ -417,7 +417,7 @@ function shortcutOrder(tb) {
   const v = tb.view;
   const hand = Array.isArray(v.hands?.[tb.seat]) ? v.hands[tb.seat] : [];
   const myTrump = tb.game === "kozyri" ? v.trumps?.[tb.seat] : v.trump;
-  const cards = sortHand(hand, myTrump).filter((c) => tb.legal.includes(c));
+  const cards = sortHand(hand, myTrump, handOrder() === "rank").filter((c) => tb.legal.includes(c));
   return [...cards, ...tb.legal.filter((a) => !hand.includes(a))];
 }
 
