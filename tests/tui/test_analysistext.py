@@ -123,10 +123,10 @@ def test_a_lost_chance_gives_the_points_and_both_estimates(
         played = card_text(move["action"]).plain
         assert line.startswith(f"{NAMES[move['seat']]} played {played}: {move['mark']} {symbol}")
         assert f" — lost {lost} points of the estimated chance ({before}% → {after}%). " in line
-        percent, deals = move["explain"]["numbers"]["percent"], move["explain"]["numbers"]["deals"]
+        percent = move["explain"]["numbers"]["percent"]
         assert line.endswith(
-            f"Better: play {card_text(move['better']).plain}. It scores {percent}% on average "
-            f"in the {deals} deals I tried, the best of your moves."
+            f"Better: play {card_text(move['better']).plain}. Of all your moves it wins the "
+            f"most deals ({percent} of 100)."
         )
 
 

@@ -200,8 +200,8 @@ def test_analyse_shows_progress_then_the_marks_the_graph_and_why(served: Served,
             percent = m.explain.numbers["percent"]
             better = move_text(m.better)
             await expect(item.get_by_test_id("mark-better")).to_have_text(
-                f"Better: {better}. Play {better}: it scores {percent}% on average in the "
-                f"{m.explain.numbers['deals']} deals I tried, the best of your moves."
+                f"Better: {better}. Play {better}: of all your moves it wins the most deals "
+                f"({percent} of 100)."
             )
             lost = round(m.lost or 0)
             await expect(item.locator(".mark-cost")).to_have_text(

@@ -131,11 +131,11 @@ def hint_text(
     if code == "only_move":
         return f"Hint: {label} is your only legal move."
     if code == "neutral_trump":
-        return f"Hint: {label}. Any free suit will do: trumps are chosen before the deal (K3)."
+        return f"Hint: {label}. Any free suit will do: trumps are chosen before the deal."
     if code == "sampled":
         return (
-            f"Hint: play {label}. It scores {n.get('percent', 0)}% on average in the "
-            f"{n.get('deals', 0):,} deals I tried, the best of your moves."
+            f"Hint: play {label}. Of all your moves it wins the most deals "
+            f"({n.get('percent', 0)} of 100)."
         )
     if code == "solved_win":
         return (
@@ -153,8 +153,8 @@ def hint_text(
         return f"Hint: you win this hand whatever you play; {label} is as good as any."
     if code == "searched":
         return (
-            f"Hint: play {label}. Looking {n.get('depth', 0)} moves ahead it is the best, "
-            f"with about {n.get('percent', 0)}% chance to win."
+            f"Hint: play {label}. It is your best move, with about {n.get('percent', 0)} "
+            "chances in 100 to win."
         )
     if code == "take_cheap":
         cards = n.get("cards", 0)

@@ -66,12 +66,13 @@ export function hintTemplate(why) {
   switch (why?.code) {
     case "only_move": return t("{action} is your only legal move.");
     case "neutral_trump": return t("Any free suit will do: trumps are chosen before anyone sees a card.");
-    case "sampled": return t("Play {action}: it scores {percent}% on average in the {deals} deals I tried, the best of your moves.", p);
+    // In plain words: what a card wins, never how the search got there (issue 27 §4).
+    case "sampled": return t("Play {action}: of all your moves it wins the most deals ({percent} of 100).", p);
     case "solved_win": return t("Play {action}: with it you win this hand whatever the others do ({moves} moves to the end).", p);
     case "solved_loss": return t("You cannot win this hand if your opponent plays well; {action} holds out longest ({moves} moves).", p);
     case "solved_draw": return t("Play {action}: if both of you play well, the hand ends in a draw.");
     case "all_win": return t("You win this hand whatever you play; {action} is as good as any.");
-    case "searched": return t("Play {action}: looking {depth} moves ahead it is the best, with about {percent}% chance to win.", p);
+    case "searched": return t("Play {action}: it is your best move, with about {percent} chances in 100 to win.", p);
     // The rules of thumb (easy and medium bots).
     case "guess": return t("No rule of thumb decides here: {action} is as good a guess as any.");
     case "cannot_beat": return t("Nothing you hold beats the top card: pick up.");
