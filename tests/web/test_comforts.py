@@ -4,6 +4,8 @@ by default), the only card you may play played by itself."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
@@ -87,5 +89,29 @@ def test_a_lone_playable_card_goes_by_itself_when_asked_for(server: ServerProc, 
             else:
                 await words.first.click()
         assert lone >= 1, "no lone card was played by itself"
+
+    run(body)
+
+
+def test_a_quick_phrase_reads_in_each_player_s_language(server: ServerProc, run: Run) -> None:
+    """A tap says "Good game!" — sent as its code ("gg") and shown to a Persian player in
+    Persian; a line typed by hand is shown as written."""
+
+    async def body(browser: Browser) -> None:
+        _, ana = await open_page(browser, server.http + "/", name="Ana")
+        await ana.get_by_test_id("home-friend-kozyri").click()
+        link = ana.get_by_test_id("invite-link")
+        await expect(link).to_have_value(re.compile(r"\?table="))
+        invite = await link.input_value()
+        _, noor = await open_page(browser, invite, locale="fa-IR", name="Noor")
+        await expect(noor.get_by_test_id("turn")).to_be_visible()
+        for page in (ana, noor):
+            await page.locator(".chat-box summary").click()
+        await ana.get_by_test_id("phrase-gg").click()
+        await expect(ana.locator("ul.chat li").last).to_have_text("Ana: Good game!")
+        await expect(noor.locator("ul.chat li .phrase").last).to_have_text("بازی خوبی بود!")
+        await noor.locator("#chat-input").fill("gg, Ana jan")
+        await noor.locator("#chat-input").press("Enter")
+        await expect(ana.locator("ul.chat li").last).to_have_text("Noor: gg, Ana jan")
 
     run(body)

@@ -21,6 +21,7 @@ import { onHelpKey } from "./keyhelp.js";
 import { renderResult } from "./resultview.js";
 import { ratedBadge } from "./ratings.js";
 import { soundButton } from "./sound.js";
+import { phraseButtons, phraseText } from "./phrases.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -91,7 +92,9 @@ export function mountTable(root, context) {
   el("button", { type: "submit" }, t("Send")));
   put(parts.side,
     el("details", { class: "box", open: true }, el("summary", {}, t("Game log")), parts.log),
-    el("details", { class: "box chat-box", ontoggle: () => noteChatSeen() }, el("summary", {}, t("Chat")), parts.chat, chatForm));
+    el("details", { class: "box chat-box", ontoggle: () => noteChatSeen() }, el("summary", {}, t("Chat")), parts.chat,
+      phraseButtons((code) => { const tb = ctx.current(); if (tb) ctx.send({ type: "chat", table_id: tb.id, text: code }); }),
+      chatForm));
   // The round: the other seats around the table, the pile or trick in the middle, and the
   // layers that speak of the game (the first-game tips, the invite, a hand's summary, the
   // result) over it, so that nothing moves when one appears. Then my plate and hand.
@@ -538,8 +541,10 @@ function logItems(tb, e) {
 
 const renderLog = (tb) => appendNew(parts.log, tb, tb.log, (e) => logItems(tb, e));
 
+// (a quick phrase in my language, its code as the tooltip; anything else as written)
 const renderChat = (tb) => appendNew(parts.chat, tb, tb.chat, (c) => el("li", {},
-  el("strong", {}, bdi(personName(c.name))), c.seat === null || c.seat === undefined ? [" (", t("watching"), ")"] : "", ": ", bdi(c.text)));
+  el("strong", {}, bdi(personName(c.name))), c.seat === null || c.seat === undefined ? [" (", t("watching"), ")"] : "", ": ",
+  phraseText(c.text) ? el("span", { class: "phrase", title: c.text }, phraseText(c.text)) : bdi(c.text)));
 
 /** Forget what the log and chat show (after a language change). */
 export function resetLists() {
