@@ -17,11 +17,11 @@ import pytest
 
 from server.hubkit import hello, next_of, said
 from trumps.games import new_game
-from trumps.server.botplay import PACES
+from trumps.server.botplay import HAND_WAIT, PACES
 from trumps.server.hub import Hub, HubOptions
 from trumps.server.protocol import Error, Event, ServerMessage, TableState
 from trumps.server.sessions import Sessions
-from trumps.server.table import Act, Join, Table, TableConfig
+from trumps.server.table import Act, ContinueCmd, Join, Table, TableConfig
 from trumps.server.timing import ManualTime
 from trumps.store import SqlStore
 
@@ -207,3 +207,77 @@ def test_a_table_s_pace_is_stored_with_it(pace: str) -> None:
     config = TableConfig(bot_pace=pace)  # type: ignore[arg-type]
     assert TableConfig.from_json(config.to_json()).bot_pace == pace
     assert TableConfig.from_json({}).bot_pace == "normal"  # a table stored before paces
+
+
+async def to_the_end_of_a_hand(table: Table, me: Inbox, time: ManualTime) -> dict[str, Any]:
+    """Play on (my first legal card, the bots at their pace) until a hand ends; its
+    ``closed``."""
+    while True:
+        if table.game.current_player == 0:
+            await my_move(table, me)
+        else:
+            time.advance(STEP)
+            await table.settled()
+        for e in me.events():
+            if e.kind == "action" and e.closed is not None and "hand" in e.closed:
+                return e.closed
+
+
+async def a_hand_ended(pace: str) -> tuple[Table, Inbox, ManualTime]:
+    """A table just past the end of its first hand, the game going on and a bot to lead
+    the next hand (the random bots' play differs from run to run: deals are tried until
+    one is so)."""
+    for seed in range(12, 40):
+        time = ManualTime()
+        table, me = await person_and_bots(pace, time, seed=seed)
+        me.events()
+        closed = await to_the_end_of_a_hand(table, me, time)
+        assert closed["hand"]["hand"] == 1
+        if not table.over and (pace == "instant" or table.game.current_player not in (None, 0)):
+            return table, me, time
+        await table.stop()
+    raise AssertionError("no deal had a bot lead a second hand")
+
+
+def test_the_next_hand_waits_until_the_person_has_read_the_summary() -> None:
+    """After a hand the bots wait for the person's ``continue`` (not merely the pace); once
+    it comes, the next move is sent as soon as the pace allows; a ``continue`` for another
+    hand does not count."""
+
+    async def main() -> None:
+        table, me, time = await a_hand_ended("normal")
+        time.advance(PACES["normal"].hand + 1)  # the pace alone no longer lets it go
+        await table.settled()
+        assert me.events() == []
+        table.submit(ContinueCmd(me, 2))  # not the hand that ended
+        await table.settled()
+        assert me.events() == []
+        table.submit(ContinueCmd(me, 1))
+        await table.settled()
+        (moved,) = me.events()
+        assert moved.by_bot and moved.kind == "action"
+        await table.stop()
+
+    run(main)
+
+
+def test_the_next_hand_starts_anyway_after_the_longest_wait() -> None:
+    """A person who does not answer holds the next hand back for HAND_WAIT seconds, no more;
+    at the instant pace nothing waits."""
+
+    async def main() -> None:
+        table, me, time = await a_hand_ended("normal")
+        time.advance(HAND_WAIT - 0.1)  # (the hand ended up to a STEP before now)
+        await table.settled()
+        assert me.events() == []
+        time.advance(STEP + 0.1)
+        await table.settled()
+        assert [e.by_bot for e in me.events()][:1] == [True]
+        await table.stop()
+
+        table, me, time = await a_hand_ended("instant")
+        # the bots went on at once: nothing waits on time
+        assert time.pending() == []
+        await table.stop()
+
+    run(main)

@@ -48,6 +48,7 @@ CLIENT_SAMPLES: list[p.ClientMessage] = [
     p.PlayComputer(game="twentyfive", players=4, level="expert"),
     p.Action(table_id="t-1", action="AS", expected=0),
     p.Resign(table_id="t-1"),
+    p.ContinueHand(table_id="t-1", hand=2),
     p.ChatSend(table_id="t-1", text="hello <b>world</b> & co"),
     p.Resync(table_id="t-1", last_event=9),
     p.HintAsk(table_id="t-1"),

@@ -138,3 +138,46 @@ def test_two_hands_are_summed_up_with_the_robber_the_turn_up_and_a_score_history
         await ctx.close()
 
     run(body)
+
+
+def test_continue_on_the_summary_tells_the_server_the_hand_was_read(
+    server: ServerProc, run: Run
+) -> None:
+    """At a paced table the next hand waits for the summary to be read (the server's side:
+    tests/server/test_pacing.py): Continue sends the hand's number, and play goes on."""
+    sent: list[dict[str, Any]] = []
+
+    async def setup(context: BrowserContext) -> None:
+        def keep(m: dict[str, Any]) -> dict[str, Any]:
+            sent.append(m)
+            return m
+
+        await context.route_web_socket(WS_URL, relay([], keep))
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(
+            browser, server.http + "/#lobby", name="Aoife", setup=setup, pace="fast"
+        )
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("2")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        summary = page.get_by_test_id("hand-summary")
+        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+        for _ in range(40):
+            await my_turn_or_summary(page)
+            if await summary.count():
+                break
+            await legal.first.click()
+        await expect(summary).to_be_visible()
+        assert not [m for m in sent if m.get("type") == "continue"]
+        await summary.get_by_test_id("summary-close").click()
+        await expect(summary).to_have_count(0)
+        read = [m for m in sent if m.get("type") == "continue"]
+        assert [(m["hand"], m["table_id"]) for m in read] == [(1, read[0]["table_id"])]
+        await page.wait_for_function(
+            "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+        )  # the second hand is played
+        await ctx.close()
+
+    run(body)

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from trumps.ai.base import Decision
 from trumps.server.bots import BotRequest, Kind
-from trumps.server.commands import BotMove, Expire, HintCmd, Outbox
+from trumps.server.commands import BotMove, ContinueCmd, Expire, HintCmd, Outbox
 from trumps.server.config import PACES, Pace
 from trumps.server.protocol import Hint as HintMsg
 from trumps.server.protocol import HintWhy
@@ -64,6 +64,9 @@ BOTS_IDLE_END: Final = 300.0
 #: the lobby does not fill up with tables nobody answers.
 UNSTARTED_END: Final = 1800.0
 HINTS_AT_ONCE: Final = 1  # hints being thought for one seat (issue 17: no flooding)
+#: After a hand, at a paced table, the next hand's bots wait for every person at the table
+#: to have read the hand's summary (a ``continue``), or this long (docs/protocol.md#pacing).
+HAND_WAIT: Final = 30.0
 
 
 def hint_message(table_id: str, number: int, decision: Decision) -> HintMsg:
@@ -83,6 +86,8 @@ class BotPlay(Seats):
     """Asking bots for moves and hints (the answers come back as commands)."""
 
     _moved_at: float | None = None  # when the latest game event happened (None: not yet)
+    _paced_move: BotMove | None = None  # a bot's chosen move waiting for its time
+    _hand_read: tuple[int, frozenset[int]] = (0, frozenset())  # a hand, the seats that read it
     _pace_rng = random.Random()  # the natural delays' variation (not the bots' seeds)
     _idle_armed = False  # a table only bots play, nobody watching: its end is set
     _bot_kind: Kind = "people"  # what the bot move being thought was queued as
@@ -125,8 +130,54 @@ class BotPlay(Seats):
         pace = PACES[self.config.bot_pace]
         closed = self.game.closed()  # what the latest move closed, as the game tells
         if closed is not None:
+            if "hand" in closed and pace.hand > 0 and not self.over and self._unread(closed):
+                return max(pace.hand, HAND_WAIT)  # until everyone has read the summary
             return pace.hand if "hand" in closed else pace.trick
         return self._pace_rng.uniform(pace.least, pace.most)
+
+    def _unread(self, closed: dict[str, Any]) -> bool:
+        """A person at the table has not yet said they read the summary of the hand that
+        ``closed`` ended."""
+        hand, read = self._hand_read
+        done = read if hand == closed["hand"].get("hand") else frozenset()
+        people = {
+            s for s, seat in enumerate(self.seats)
+            if seat.level is None and seat.owner is not None and not seat.away
+        }  # fmt: skip
+        return bool(people - done)
+
+    def _continue(self, c: ContinueCmd) -> None:
+        """A person read the summary of hand ``c.hand``: once all have, the next hand's bot
+        move waits only the pace."""
+        seat = self._seat_of(c.conn)
+        if seat is None:
+            return
+        hand, read = self._hand_read
+        self._hand_read = (c.hand, (read if hand == c.hand else frozenset()) | {seat})
+        move = self._paced_move
+        if move is not None and move.expected == self.number:
+            self._pace(move)  # its time again, from the pace now
+
+    def _due(self) -> float:
+        """When the next bot move may be sent: the pace after the latest move."""
+        since = self.time.now() if self._moved_at is None else self._moved_at
+        return since + self.pace_delay()
+
+    def _pace(self, move: BotMove) -> None:
+        """Send ``move`` when it is due (now, if it is)."""
+        wait = self._due() - self.time.now()
+        if wait <= 0:
+            self._paced_move = None
+            self._cancel_timer("bot")
+            self.submit(move)
+            return
+        self._paced_move = move
+
+        def due() -> None:
+            self._paced_move = None
+            self.submit(move)
+
+        self._timers.set("bot", wait, due)
 
     def _moved(self) -> None:
         """A game event happened now: the next bot move is paced from here."""
@@ -207,6 +258,7 @@ class BotPlay(Seats):
                 self._bot_task.cancel()
                 self._bot_task = None
                 self._cancel_timer("bot")  # a paced move already chosen waits for a watcher
+                self._paced_move = None
             return
         if self._bot_task is not None and self._bot_kind != self.bot_kind():
             self._bot_kind = self.bot_kind()  # a person came back or left while it was queued
@@ -221,13 +273,9 @@ class BotPlay(Seats):
             return
         view, legal = self.game.view(seat), self.game.legal_actions()
         self._bot_kind = self.bot_kind()
-        since = self.time.now() if self._moved_at is None else self._moved_at
-        due = since + self.pace_delay()
-        self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number, due))
+        self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number))
 
-    async def _think(
-        self, seat: int, view: dict[str, Any], legal: list[str], number: int, due: float
-    ) -> None:
+    async def _think(self, seat: int, view: dict[str, Any], legal: list[str], number: int) -> None:
         level = self.seats[seat].level or self.config.takeover
         seed = self._rng.getrandbits(64)
         try:
@@ -244,8 +292,4 @@ class BotPlay(Seats):
                 "table %s: bot for seat %d failed; playing a legal move", self.table_id, seat
             )
             action = legal[0]
-        wait = due - self.time.now()
-        if wait > 0:  # paced: the move is sent when due (see the module docstring)
-            self._set_timer("bot", wait, BotMove(seat, action, number))
-        else:
-            self.submit(BotMove(seat, action, number))
+        self._pace(BotMove(seat, action, number))  # sent when due (the module docstring)

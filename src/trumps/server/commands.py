@@ -18,6 +18,7 @@ __all__ = [
     "Chat",
     "Command",
     "ConnCommand",
+    "ContinueCmd",
     "ContributeCmd",
     "Disconnect",
     "Expire",
@@ -94,6 +95,13 @@ class ResignCmd(ConnCommand):
 
 
 @dataclass(frozen=True)
+class ContinueCmd(ConnCommand):
+    """``conn``'s player has read the summary of hand ``hand``."""
+
+    hand: int
+
+
+@dataclass(frozen=True)
 class ResyncCmd(ConnCommand):
     """``conn`` asks for a fresh snapshot."""
 
@@ -166,6 +174,7 @@ Command: TypeAlias = (
     | Disconnect
     | Act
     | ResignCmd
+    | ContinueCmd
     | ResyncCmd
     | Chat
     | HintCmd

@@ -19,6 +19,7 @@ import msgspec
 from msgspec import Meta
 
 from trumps.server.wiretypes import (
+    MAX_HAND,
     MAX_LIST_OFFSET,
     MAX_MESSAGE_BYTES,
     MAX_NONCE,
@@ -260,6 +261,14 @@ class Resign(MessageBase, tag="resign", kw_only=True):
     table_id: Id
 
 
+class ContinueHand(MessageBase, tag="continue", kw_only=True):
+    """I have read the summary of hand ``hand``: the next one may start (its bots wait for
+    every person at the table, or ``HAND_WAIT`` seconds; docs/protocol.md#pacing)."""
+
+    table_id: Id
+    hand: Annotated[int, Meta(ge=1, le=MAX_HAND)]
+
+
 class ChatSend(MessageBase, tag="chat", kw_only=True):
     """Say something at a table (plain text, at most 300 characters)."""
 
@@ -317,6 +326,7 @@ ClientMessage: TypeAlias = (
     | PlayComputer
     | Action
     | Resign
+    | ContinueHand
     | ChatSend
     | Resync
     | HintAsk

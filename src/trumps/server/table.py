@@ -40,6 +40,7 @@ from trumps.server.commands import (
     Chat,
     Command,
     ConnCommand,
+    ContinueCmd,
     ContributeCmd,
     Disconnect,
     Expire,
@@ -73,6 +74,7 @@ __all__ = [
     "Chat",
     "Command",
     "ConnCommand",
+    "ContinueCmd",
     "ContributeCmd",
     "Disconnect",
     "GraceOver",
@@ -335,6 +337,8 @@ class Table(Persisted):
             self._act(command)
         elif isinstance(command, ResignCmd):
             self._resign(command)
+        elif isinstance(command, ContinueCmd):
+            self._continue(command)
         elif isinstance(command, ResyncCmd):
             if command.conn not in self._subs:
                 self._error(command.conn, "not_seated", "not at this table; join or spectate")

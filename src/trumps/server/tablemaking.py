@@ -25,6 +25,7 @@ from trumps.server.protocol import (
     Action,
     ChatSend,
     ClientMessage,
+    ContinueHand,
     Contribute,
     CreateTable,
     HintAsk,
@@ -43,6 +44,7 @@ from trumps.server.quota import CREATION_WINDOW, HINT_WINDOW, Counters, address_
 from trumps.server.table import (
     Act,
     Chat,
+    ContinueCmd,
     ContributeCmd,
     Disconnect,
     HintCmd,
@@ -351,6 +353,8 @@ class TableRequests:
             table.submit(Act(conn, p["action"], p["expected"]))
         elif op == "resign":
             table.submit(ResignCmd(conn))
+        elif op == "continue":
+            table.submit(ContinueCmd(conn, p["hand"]))
         elif op == "chat":
             table.submit(Chat(conn, conn.name, p["text"]))
         elif op == "resync":
@@ -439,6 +443,8 @@ def _op_of(msg: ClientMessage) -> tuple[str, dict[str, Any]]:
         return "act", {"action": msg.action, "expected": msg.expected}
     if isinstance(msg, Resign):
         return "resign", {}
+    if isinstance(msg, ContinueHand):
+        return "continue", {"hand": msg.hand}
     if isinstance(msg, ChatSend):
         return "chat", {"text": msg.text}
     if isinstance(msg, Resync):

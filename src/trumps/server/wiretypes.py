@@ -15,6 +15,7 @@ from trumps.games import GAMES
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 16 * 1024
 MAX_NONCE: Final = 2**53 - 1  # a ping nonce: what JavaScript holds exactly
+MAX_HAND: Final = 10_000  # a `continue`'s hand number
 MAX_NAME_CHARS: Final = 32
 MAX_CHAT_CHARS: Final = 300
 MAX_ID_CHARS: Final = 64  # a table or player id

@@ -416,6 +416,12 @@ class ClientState:
         if not t.apply_event(m):
             req = self.resync(t)
             return Change("event", t.table_id, send=[req] if req else [])
+        hand = (m.get("closed") or {}).get("hand")
+        if hand and t.seat is not None and t.view.get("outcome") is None:
+            # The hand's summary is in the log as it ends: the next hand need not wait for
+            # this player (docs/protocol.md#continue).
+            read = {"type": "continue", "table_id": t.table_id, "hand": hand.get("hand")}
+            return Change("event", t.table_id, send=[read])
         return Change("event", t.table_id)
 
     def _on_chat(self, m: Msg) -> Change:

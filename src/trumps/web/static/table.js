@@ -259,6 +259,8 @@ function renderClosed(tb) {
   if (current && tb.summaryClosed !== hand) {
     put(parts.summary, handSummary(tb, hand, (s) => seatLabel(tb, s), tb.outcome ? null : () => {
       tb.summaryClosed = hand;
+      // the next hand's bots wait for this (docs/protocol.md#continue)
+      if (tb.seat !== null) ctx.send({ type: "continue", table_id: tb.id, hand: hand.hand });
       renderTable(tb);
     }));
   }
