@@ -56,6 +56,15 @@ async def my_move(table: Table, me: Inbox) -> None:
     await table.settled()
 
 
+async def play_or_wait(table: Table, me: Inbox, time: ManualTime) -> None:
+    """My move if it is my turn, else a STEP of manual time for the bots."""
+    if table.game.current_player == 0:
+        await my_move(table, me)
+    else:
+        time.advance(STEP)
+        await table.settled()
+
+
 def test_a_bot_move_at_a_table_with_a_person_waits_for_the_pace() -> None:
     """The person and a spectator get the bot's move at the same moment, once it is due."""
 
@@ -103,11 +112,7 @@ def test_a_trick_and_a_hand_are_held_before_the_next_bot_move() -> None:
         gaps: list[tuple[float, Any]] = []
         closed: list[dict[str, Any]] = []
         while not closed or "hand" not in closed[-1]:
-            if table.game.current_player == 0:
-                await my_move(table, me)
-            else:
-                time.advance(STEP)
-                await table.settled()
+            await play_or_wait(table, me, time)
             for e in me.events():
                 if e.kind != "action":
                     continue
@@ -213,11 +218,7 @@ async def to_the_end_of_a_hand(table: Table, me: Inbox, time: ManualTime) -> dic
     """Play on (my first legal card, the bots at their pace) until a hand ends; its
     ``closed``."""
     while True:
-        if table.game.current_player == 0:
-            await my_move(table, me)
-        else:
-            time.advance(STEP)
-            await table.settled()
+        await play_or_wait(table, me, time)
         for e in me.events():
             if e.kind == "action" and e.closed is not None and "hand" in e.closed:
                 return e.closed

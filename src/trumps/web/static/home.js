@@ -19,11 +19,7 @@ function gameLine(id) {
 }
 
 /** A level in words a player uses ("beginner" for the bot that plays any legal card). */
-export function levelWords(level) {
-  return {
-    random: t("beginner"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"),
-  }[level] ?? levelName(level);
-}
+export const levelWords = (level) => (level === "random" ? t("beginner") : levelName(level));
 
 /** A few cards that stand for each game on its choice (drawn with the page's deck). */
 const ART = { kozyri: ["AS", "7H", "6D", "9C"], twentyfive: ["5H", "JK", "AH", "AC"] };

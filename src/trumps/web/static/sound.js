@@ -5,6 +5,7 @@
 
 import { el, load, save } from "./dom.js";
 import { t } from "./i18n.js";
+import { isCard } from "./cards.js";
 
 let audio = null; // the AudioContext, made at the first touch
 let noise = null; // one second of white noise, shared by the sounds that need it
@@ -131,6 +132,6 @@ export function soundButton() {
 export function eventSounds(m) {
   if ((m.kind !== "action" && m.kind !== "timeout") || !m.action) return [];
   if (m.action === "take") return ["pickup"];
-  const card = m.action.length === 2;
+  const card = isCard(m.action);
   return [...(card ? ["card"] : []), ...(m.closed?.trick ? ["trick"] : [])];
 }
