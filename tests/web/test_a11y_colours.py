@@ -110,6 +110,59 @@ def test_contrast_of_the_table_in_every_language_and_theme(
     run(body)
 
 
+# What the colour system gives the page and the table now: the page's background, the
+# table's wooden rail (the felt's first inset shadow) and the colour scheme in use.
+LOOK = """() => {
+  const felt = document.querySelector("#table .felt");
+  return { page: getComputedStyle(document.body).backgroundColor,
+           rail: getComputedStyle(felt).boxShadow.match(/rgba?\\([^)]*\\)/)?.[0] ?? "none",
+           scheme: document.documentElement.dataset.scheme };
+}"""
+LIGHT = {"page": "rgb(239, 234, 223)", "rail": "rgb(110, 69, 38)"}
+DARK = {"page": "rgb(20, 22, 23)", "rail": "rgb(59, 36, 22)"}
+
+
+def test_the_appearance_follows_the_device_or_the_player_s_choice_and_is_kept(
+    server: ServerProc, run: Run
+) -> None:
+    """Issue 27 §2: light and dark come from one colour system — the page and the table's
+    rail change together — following the device until the player chooses light or dark in
+    the settings; the choice outlasts a reload and the device's own setting."""
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(browser, server.http + "/#lobby")
+        await vs_bots(page, "kozyri")
+
+        async def look(device: str) -> dict[str, str]:
+            await page.emulate_media(color_scheme=device)  # type: ignore[arg-type]
+            got: dict[str, str] = await page.evaluate(LOOK)
+            return got
+
+        assert await look("light") == {**LIGHT, "scheme": "auto"}
+        assert await look("dark") == {**DARK, "scheme": "auto"}
+        await setting(page, "scheme", "light")
+        assert await look("dark") == {**LIGHT, "scheme": "light"}
+        await setting(page, "scheme", "dark")
+        assert await look("light") == {**DARK, "scheme": "dark"}
+        await page.reload()
+        await expect(page.locator("html[data-ready='1']")).to_have_count(1)
+        await expect(page.get_by_test_id("hand")).to_be_visible()
+        assert await look("light") == {**DARK, "scheme": "dark"}
+        # high contrast keeps its black table, with no rail, whatever the scheme
+        await setting(page, "theme", "contrast")
+        assert (
+            await page.evaluate(
+                "() => getComputedStyle(document.querySelector('#table .felt')).boxShadow"
+            )
+            == "none"
+        )
+        await setting(page, "scheme", "auto")
+        assert await page.evaluate("() => localStorage.getItem('trumps.scheme')") is None
+        await ctx.close()
+
+    run(body)
+
+
 def lum(hex_colour: str) -> float:
     named = {
         "red": "#FF0000",

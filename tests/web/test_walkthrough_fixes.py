@@ -319,11 +319,21 @@ MARKER_ROOM = """(n) => {
 }"""
 
 
+# [top, bottom] of the log's box, the list, its newest line and the chat's box below it
+LOG_BOX = """() => {
+  const log = document.querySelector("#table [data-testid='log']");
+  const y = (n) => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; };
+  return { box: y(log.closest("details")), log: y(log), last: y(log.lastElementChild),
+           chat: y(document.querySelector("#table .chat-box")) };
+}"""
+
+
 def test_log_numbers_past_99_are_shown_whole_in_english_and_persian(
     server: ServerProc, run: Run
 ) -> None:
     """A long game of six (first to 45): the log's 100th line is numbered "100." (and
-    "۱۰۰." in Persian) with room for every digit; it was cut to "00."."""
+    "۱۰۰." in Persian) with room for every digit; it was cut to "00.". The long log scrolls
+    inside its box, its newest line in view (it grew over the chat, its end out of sight)."""
 
     async def body(browser: Browser) -> None:
         _, page = await open_page(browser, server.http + "/#lobby", name="Ana", still=True)
@@ -335,6 +345,10 @@ def test_log_numbers_past_99_are_shown_whole_in_english_and_persian(
                 break
             await move(page)
         assert await lines.count() > 100
+        # the log scrolls inside its box, its newest line in view, clear of the chat below
+        box = await page.evaluate(LOG_BOX)
+        assert box["log"][1] <= box["box"][1] <= box["chat"][0], box
+        assert box["log"][0] <= box["last"][0] and box["last"][1] <= box["log"][1] + 1, box
         found = {}
         for lang in ("en", "fa"):
             await setting(page, "lang-select", lang)

@@ -1,7 +1,7 @@
 // Accessibility at the table, around table.js: the headings of its parts (visually hidden),
 // the announcements' live region (announce.js), the focus kept in the hand at every
 // re-render, the focusable game log, the keyboard help button, and the page's settings for
-// announcements and a high-contrast theme (kept in localStorage).
+// announcements, light or dark, and a high-contrast theme (kept in localStorage).
 
 import { el, load, save, select } from "./dom.js";
 import { t } from "./i18n.js";
@@ -17,6 +17,16 @@ export function setTheme(name) {
 }
 document.documentElement.dataset.theme = theme();
 
+/** Light or dark: as the device says (the default), or the player's choice. */
+export const SCHEMES = ["auto", "light", "dark"];
+export const scheme = () => (SCHEMES.includes(load("scheme")) ? load("scheme") : "auto");
+
+export function setScheme(name) {
+  save("scheme", name === "light" || name === "dark" ? name : null);
+  document.documentElement.dataset.scheme = scheme();
+}
+document.documentElement.dataset.scheme = scheme();
+
 /** The header's settings: how much is announced, and the colour theme. */
 export function a11ySettings() {
   const talk = select({ id: "verbosity", testid: "verbosity", "aria-label": t("Screen reader announcements") },
@@ -25,7 +35,10 @@ export function a11ySettings() {
   const colours = select({ id: "theme", testid: "theme", "aria-label": t("Colours") },
     [["standard", t("standard colours")], ["contrast", t("high contrast")]], theme());
   colours.addEventListener("change", () => setTheme(colours.value));
-  return [talk, colours];
+  const look = select({ id: "scheme", testid: "scheme", "aria-label": t("Appearance") },
+    [["auto", t("as the device")], ["light", t("light")], ["dark", t("dark")]], scheme());
+  look.addEventListener("change", () => setScheme(look.value));
+  return [look, talk, colours];
 }
 
 const hidden = (level, text, cls = "") => el(level, { class: `sr-only ${cls}`.trim() }, text);
