@@ -12,7 +12,7 @@ import httpx
 
 from trumps.games import new_game
 from trumps.server.app import ServerSettings, create_app
-from trumps.server.protocol import TableState, Welcome
+from trumps.server.protocol import Event, GameOver, TableState, Welcome
 
 SECRET = "test-deals-secret-0123456789abcdef"
 
@@ -69,3 +69,53 @@ def test_a_seeded_server_deals_from_the_seed_it_is_told(tmp_path: Path) -> None:
 def test_a_fair_server_has_no_test_deals(tmp_path: Path) -> None:
     answers, _ = deals(tmp_path, seed=None)
     assert {code for code, _ in answers} == {404}
+
+
+def bot_moves(tmp_path: Path) -> list[list[tuple[int | None, str | None]]]:
+    """At a server of ``--seed``: two Svoi Kozyri duels against the random bot, each dealt
+    from seed 77, the person always playing their first legal action; each game's moves."""
+
+    async def main() -> list[list[tuple[int | None, str | None]]]:
+        settings = ServerSettings(
+            db=f"sqlite+aiosqlite:///{tmp_path / 'bots.db'}",
+            secret=SECRET,
+            bot_time=0.01,
+            bot_pace="instant",
+            per_second=1000,
+            per_minute=100_000,
+            freeze_gc=False,
+            seed=5,
+        )
+        app = create_app(settings)
+        games: list[list[tuple[int | None, str | None]]] = []
+        async with app.router.lifespan_context(app):
+            hub = app.state.server.hub
+            conn = hub.connect()
+            await hub.handle(conn, json.dumps({"type": "hello", "protocol": 1, "name": "Ana"}))
+            assert isinstance(await conn.outbox.get(), Welcome)
+            for _ in range(2):
+                hub.deal_from(77)
+                msg = {"type": "create_table", "game": "kozyri", "seats": ["human", "random"]}
+                await hub.handle(conn, json.dumps(msg))
+                moves: list[tuple[int | None, str | None]] = []
+                while not isinstance(out := await conn.outbox.get(), GameOver):
+                    if isinstance(out, Event) and out.action is not None:
+                        moves.append((out.seat, out.action))
+                    mine = isinstance(out, (TableState, Event)) and out.to_move == 0
+                    if mine and out.legal and conn.outbox.empty():  # the latest only
+                        seen = out.number if isinstance(out, Event) else out.event
+                        act = {"type": "action", "table_id": out.table_id,
+                               "action": out.legal[0], "expected": seen}  # fmt: skip
+                        await hub.handle(conn, json.dumps(act))
+                games.append(moves)
+        return games
+
+    return asyncio.run(main())
+
+
+def test_a_seeded_server_s_bots_play_the_same_game_from_the_same_seed(tmp_path: Path) -> None:
+    """The bots of a table at a ``--seed`` server draw from the table's seed: a test meets
+    the same game each time (a keyboard test once met a duel too long for its bound)."""
+    first, second = bot_moves(tmp_path)
+    assert len(first) > 10
+    assert first == second

@@ -115,3 +115,78 @@ def test_a_quick_phrase_reads_in_each_player_s_language(server: ServerProc, run:
         await expect(ana.locator("ul.chat li").last).to_have_text("Noor: gg, Ana jan")
 
     run(body)
+
+
+async def hand_becomes(page: Page, order: list[str]) -> None:
+    await page.wait_for_function(
+        f"(want) => JSON.stringify(({HAND})()) === JSON.stringify(want)", arg=order
+    )
+
+
+EVENT = "() => document.querySelector(\"[data-testid='table']\")?.dataset.event"
+
+
+async def centre(page: Page, card: str) -> tuple[float, float]:
+    box = await page.get_by_test_id(f"card-{card}").bounding_box()
+    assert box is not None
+    # the part of an overlapped card that shows is its leading (left) edge
+    return box["x"] + min(box["width"] / 2, 12), box["y"] + box["height"] / 2
+
+
+def test_a_card_dragged_by_mouse_or_finger_goes_where_it_is_dropped_and_is_not_played(
+    server: ServerProc, run: Run
+) -> None:
+    """Issue 27 §4: the player arranges the hand by dragging a card (a mouse on a desktop, a
+    finger on a phone); the drop never plays the card, a click afterwards still does, and
+    the arrangement stays as the hand shrinks."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(browser, server.http + "/#lobby", name="Aoife")
+        await twentyfive_duel(page)
+        await page.wait_for_function(
+            "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+        )
+        hand = await page.evaluate(HAND)
+        event = await page.evaluate(EVENT)
+        x, y = await centre(page, hand[0])
+        last = await page.get_by_test_id(f"card-{hand[-1]}").bounding_box()
+        assert last is not None
+        await page.mouse.move(x, y)
+        await page.mouse.down()
+        await page.mouse.move(last["x"] + last["width"] - 4, y, steps=8)
+        await page.mouse.up()
+        arranged = [*hand[1:], hand[0]]
+        await hand_becomes(page, arranged)
+        assert await page.evaluate(EVENT) == event  # dropped, not played
+        playable = page.locator("#table [data-testid='hand'] button.hcard[data-legal='true']")
+        played = await playable.first.get_attribute("data-card")
+        await playable.first.click()
+        await expect(page.get_by_test_id(f"card-{played}")).to_have_count(0)
+        assert await page.evaluate(HAND) == [c for c in arranged if c != played]
+
+        # a finger on a phone: the last card of a Svoi Kozyri hand dragged to the front
+        ctx, phone = await open_page(browser, server.http + "/#lobby", name="Aoife", phone=True)
+        await phone.get_by_test_id("pc-game").select_option("kozyri")
+        await phone.get_by_test_id("pc-level").select_option("random")
+        await phone.get_by_test_id("play-computer").click()
+        await phone.locator("[data-testid^='action-']").first.click()  # trumps: then the deal
+        await phone.wait_for_function(f"() => ({HAND})().length >= 8")
+        hand = await phone.evaluate(HAND)
+        first = await phone.get_by_test_id(f"card-{hand[0]}").bounding_box()
+        assert first is not None
+        x, y = await centre(phone, hand[-1])
+        cdp = await ctx.new_cdp_session(phone)
+        to = (first["x"] + 3, first["y"] + first["height"] / 2)
+        await cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+        )
+        for k in range(1, 9):
+            px, py = x + (to[0] - x) * k / 8, y + (to[1] - y) * k / 8
+            await cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchMove", "touchPoints": [{"x": px, "y": py}]},
+            )
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        await hand_becomes(phone, [hand[-1], *hand[:-1]])
+
+    run(body)

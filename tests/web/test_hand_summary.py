@@ -21,7 +21,7 @@ from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
 from server.e2e import ServerProc
 from trumps.cards import SUIT_SYMBOLS
 from trumps.games.twentyfive.options import OPTIONS
-from web.kit import WS_URL, Run, open_more, open_page, relay
+from web.kit import WS_URL, Run, open_more, open_page, relay, setting
 
 SEED = 1002  # the first table's deal: a bot robs in hand 1 and in hand 2
 HANDS = 2
@@ -178,6 +178,52 @@ def test_continue_on_the_summary_tells_the_server_the_hand_was_read(
         await page.wait_for_function(
             "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
         )  # the second hand is played
+        await ctx.close()
+
+    run(body)
+
+
+def test_with_a_pause_set_the_summary_counts_down_and_continues_by_itself(
+    server: ServerProc, run: Run
+) -> None:
+    """Issue 27 §1: the summary holds the next hand until Continue, or the setting's delay
+    ("continue after 5 s"): its button counts down, then the page tells the server the hand
+    was read, once, and the second hand is played; the setting is kept."""
+    sent: list[dict[str, Any]] = []
+
+    async def setup(context: BrowserContext) -> None:
+        def keep(m: dict[str, Any]) -> dict[str, Any]:
+            sent.append(m)
+            return m
+
+        await context.route_web_socket(WS_URL, relay([], keep))
+
+    async def body(browser: Browser) -> None:
+        ctx, page = await open_page(
+            browser, server.http + "/#lobby", name="Aoife", setup=setup, pace="fast"
+        )
+        await setting(page, "hand-pause", "5")
+        await page.get_by_test_id("pc-game").select_option("twentyfive")
+        await page.get_by_test_id("pc-players").select_option("2")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        summary = page.get_by_test_id("hand-summary")
+        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+        for _ in range(40):
+            await my_turn_or_summary(page)
+            if await summary.count():
+                break
+            await legal.first.click()
+        button = summary.get_by_test_id("summary-close")
+        await expect(button).to_have_text(re.compile(r"Continue \([1-5]\)"))
+        assert not [m for m in sent if m.get("type") == "continue"]  # not before its time
+        await expect(summary).to_have_count(0, timeout=10_000)  # nobody pressed it
+        read = [m for m in sent if m.get("type") == "continue"]
+        assert [m["hand"] for m in read] == [1]
+        await page.wait_for_function(
+            "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+        )  # the second hand is played
+        assert await page.evaluate("() => localStorage.getItem('trumps.pause')") == "5"
         await ctx.close()
 
     run(body)

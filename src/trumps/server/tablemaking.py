@@ -199,7 +199,7 @@ class TableRequests:
             rated=msg.rated,
         )
         rules_name = msg.rules if msg.rules else type(game).DEFAULT_PRESET
-        table = self._open(conn, game, levels, config, rules_name, secret=secret)
+        table = self._open(conn, game, levels, config, rules_name, secret=secret, seed=seed)
         if any(level is None for level in levels):
             table.submit(_sit(conn))
         else:  # a table of bots: the creator watches it play
@@ -231,8 +231,11 @@ class TableRequests:
         rules_name: str | dict[str, Any] | None,
         *,
         secret: str | None,
+        seed: int,
     ) -> Table:
-        """A new live table created by ``conn``'s player, its task running."""
+        """A new live table created by ``conn``'s player, its task running.  At a server
+        given ``--seed`` (no secret) its bots draw from the table's seed too, so that a test
+        meets the same game each time; otherwise from the system's randomness."""
         table = Table(
             "t-" + secrets.token_urlsafe(9),  # an invite link: not guessable
             game,
@@ -243,6 +246,7 @@ class TableRequests:
             bot_time=self.options.bot_time,
             time=self.options.time,
             secret=secret,
+            bot_seed=seed if secret is None else None,
         )
         table.bot_ratings = self.options.bot_ratings
         live = LiveTable(table, rules_name=rules_name, creator=conn.player)
@@ -397,7 +401,9 @@ class TableRequests:
         secret, seed = self._new_deal(players)
         game = new_game(old.game.game_id, players=players, rules=old.game.rules, seed=seed)
         config = TableConfig.from_json(old.config.to_json())
-        table = self._open(conn, game, old.levels, config, live.rules_name, secret=secret)
+        table = self._open(
+            conn, game, old.levels, config, live.rules_name, secret=secret, seed=seed
+        )
         table_id = live.rematch = table.table_id
         table.submit(_sit(conn, seat=seat))
         others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}

@@ -21,6 +21,7 @@ import { mountText, renderText, textEntered, textModeSetting } from "./textmode.
 import { a11ySettings } from "./a11y.js";
 import { animControl } from "./trickview.js";
 import { cardSizeControl, handOrderControl, layoutHand } from "./handview.js";
+import { pauseControl } from "./handpause.js";
 import { mountLobby, renderMine, renderQuick, renderTables, showCreateError, createAnswered } from "./lobby.js";
 import { loadHistory, mountHistory, onHistoryKey } from "./history.js";
 import { contributionFor, rememberGame } from "./fairdeal.js";
@@ -525,7 +526,12 @@ function mountHeader() {
   ...a11ySettings().flatMap((control) => [el("label", { for: control.id }, control.getAttribute("aria-label")), control]),
   animControl(() => { const tb = currentTable(); if (tb && S.section === "table") renderTable(tb); }),
   cardSizeControl(() => layoutHand(document.querySelector("#table [data-testid='hand']"))),
-  handOrderControl(() => { const tb = currentTable(); if (tb && S.section === "table") renderTable(tb); }),
+  handOrderControl(() => {
+    const tb = currentTable();
+    if (tb) tb.arranged = null; // a new sorting replaces the player's own arrangement
+    if (tb && S.section === "table") renderTable(tb);
+  }),
+  pauseControl(),
   el("div", { class: "checks" },
     textModeSetting(() => {
       const tb = currentTable();

@@ -15,6 +15,8 @@ import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
 import { handOrder, layoutHand } from "./handview.js";
+import { holdHand, stopCounting } from "./handpause.js";
+import { arrange, dragToArrange } from "./handdrag.js";
 import { handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
 import { afterRender, enterTable, mountA11y } from "./a11y.js";
 import { onHelpKey } from "./keyhelp.js";
@@ -76,6 +78,12 @@ export function mountTable(root, context) {
     el("label", { for: "invite-link" }, t("Invite link")), parts.invite,
     el("button", { type: "button", onclick: copyInvite }, t("Copy")));
   parts.me = el("div", { class: "me-area" }, parts.meInfo, parts.prompt, parts.words, parts.hand);
+  dragToArrange(parts.hand, (order) => { // the player's own order of the hand (handdrag.js)
+    const tb = ctx.current();
+    if (!tb) return;
+    tb.arranged = order;
+    renderTable(tb);
+  });
   parts.scores = el("div", { class: "t-scores", testid: "table-scores" });
   parts.summary = el("div", { class: "summary-slot" });
   parts.side = el("div", { class: "t-side", id: "table-side" });
@@ -223,7 +231,7 @@ function restoreFocus(key) {
   if (node.classList.contains("hcard")) {
     for (const c of parts.hand.querySelectorAll("button.hcard")) c.tabIndex = c === node ? 0 : -1;
   }
-  node.focus();
+  node.focus({ preventScroll: true }); // the table never scrolls: no layout needed to show it
 }
 
 function liveModel(tb) {
@@ -255,14 +263,20 @@ function liveModel(tb) {
 function renderClosed(tb) {
   const hand = tb.hands.at(-1);
   const current = hand && (tb.outcome || (tb.view.hand === hand.hand + 1 && !(tb.view.tricks ?? []).length));
-  if (!(current && tb.summaryClosed !== hand)) put(parts.summary);
+  if (!(current && tb.summaryClosed !== hand)) {
+    put(parts.summary);
+    stopCounting();
+  }
   if (current && tb.summaryClosed !== hand) {
-    put(parts.summary, handSummary(tb, hand, (s) => seatLabel(tb, s), tb.outcome ? null : () => {
+    const close = tb.outcome ? null : () => {
+      if (tb.summaryClosed === hand) return;
       tb.summaryClosed = hand;
       // the next hand's bots wait for this (docs/protocol.md#continue)
       if (tb.seat !== null) ctx.send({ type: "continue", table_id: tb.id, hand: hand.hand });
       renderTable(tb);
-    }));
+    };
+    put(parts.summary, handSummary(tb, hand, (s) => seatLabel(tb, s), close));
+    holdHand(parts.summary, `${tb.id} ${hand.hand}`, close); // the pause setting (handpause.js)
   }
   const previous = tb.game === "twentyfive" ? previousTrick(tb) : null;
   parts.lastTrick.hidden = !previous;
@@ -329,7 +343,7 @@ function renderMe(tb, model) {
         t("Discard {card} face down", { card: cardName(a.slice(8)) })))));
   }
 
-  const sorted = sortHand(hand, myTrump, handOrder() === "rank");
+  const sorted = arrange(sortHand(hand, myTrump, handOrder() === "rank"), tb.arranged);
   const firstFocus = sorted.find((c) => index.has(c)) ?? sorted[0];
   if (parts.why.dataset.event !== String(tb.event)) put(parts.why); // a reason lasts one turn
   put(parts.hand, sorted.map((c) => {
@@ -422,7 +436,7 @@ function shortcutOrder(tb) {
   const v = tb.view;
   const hand = Array.isArray(v.hands?.[tb.seat]) ? v.hands[tb.seat] : [];
   const myTrump = tb.game === "kozyri" ? v.trumps?.[tb.seat] : v.trump;
-  const cards = sortHand(hand, myTrump, handOrder() === "rank").filter((c) => tb.legal.includes(c));
+  const cards = arrange(sortHand(hand, myTrump, handOrder() === "rank"), tb.arranged).filter((c) => tb.legal.includes(c));
   return [...cards, ...tb.legal.filter((a) => !hand.includes(a))];
 }
 
@@ -529,7 +543,20 @@ function appendNew(list, tb, items, make) {
   }
   list.dataset.last = String(last);
   while (list.childElementCount > LOG_MAX) list.firstElementChild.remove();
-  list.scrollTop = list.scrollHeight;
+  toEnd(list);
+}
+
+/** Scroll each list given to its newest line at the next frame, when the page is laid out
+ *  anyway: read now, its height would force a layout in the middle of drawing the table. */
+const atEnd = new Set();
+function toEnd(list) {
+  if (!atEnd.size) {
+    requestAnimationFrame(() => {
+      for (const l of atEnd) l.scrollTop = l.scrollHeight;
+      atEnd.clear();
+    });
+  }
+  atEnd.add(list);
 }
 
 /** An event's log line, and the lines it adds: who won the trick, a hand over and the
@@ -612,7 +639,9 @@ export function onTableKey(e, tb) {
 /** The clocks count down locally between server updates. */
 function tick() {
   const tb = ctx?.current();
-  if (!tb || !parts || parts.turn.offsetParent === null) return;
+  // (the section's name, not the layout: asking whether the table is laid out would lay
+  // the page out four times a second)
+  if (!tb || !parts || document.documentElement.dataset.section !== "table") return;
   for (const span of document.querySelectorAll("#table .clock[data-seat]")) {
     const left = clockLeft(tb, Number(span.dataset.seat));
     if (left === null) continue;
