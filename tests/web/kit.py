@@ -181,6 +181,16 @@ async def open_page(
     return context, page
 
 
+# The hand at rest: no card of it still moving (arriving from a deal or a pick-up, raised).
+HAND_AT_REST = """() => [...document.querySelectorAll("#table [data-testid='hand'] button.hcard")]
+  .every((b) => b.getAnimations({ subtree: true }).every((a) => a.playState !== "running"))"""
+
+
+async def hand_at_rest(page: Page) -> None:
+    """Wait until the hand's cards have stopped moving (for tests that measure it)."""
+    await page.wait_for_function(HAND_AT_REST)
+
+
 async def set_name(page: Page, name: str) -> None:
     await page.get_by_test_id("name-input").fill(name)
     await page.get_by_test_id("name-save").click()

@@ -15,7 +15,7 @@ from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, 
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-from web.kit import SHOTS, Run, open_page, set_name, setting
+from web.kit import SHOTS, Run, hand_at_rest, open_page, set_name, setting
 
 # The server deals table k with seed ROB_SEED + k: at the first table of two players of
 # Twenty-Five, the person (seat 0) holds the ace of trumps and may rob.  Checked below.
@@ -78,6 +78,7 @@ async def kozyri_cards(page: Page) -> None:
     for _ in range(10):  # the trump choice, and a "take" when nothing beats the top card
         await page.wait_for_function(MINE, timeout=20_000)
         if await legal.count():
+            await hand_at_rest(page)  # the dealt cards have arrived
             return
         before = await table.get_attribute("data-event")
         await page.locator("[data-testid^='action-']:enabled").first.click()

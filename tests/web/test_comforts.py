@@ -190,3 +190,84 @@ def test_a_card_dragged_by_mouse_or_finger_goes_where_it_is_dropped_and_is_not_p
         await hand_becomes(phone, [hand[-1], *hand[:-1]])
 
     run(body)
+
+
+# Every card put into the hand, as it was put there: its code, whether it arrives, its
+# place in the arrival order and the animation its style gives it (recorded from the start).
+RECORD = """() => {
+  window.__put = [];
+  new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes) {
+    if (!n.matches?.("button.hcard")) continue;
+    window.__put.push({ card: n.dataset.card, arrive: n.classList.contains("arrive"),
+      i: n.style.getPropertyValue("--i"), animation: getComputedStyle(n).animationName });
+  } }).observe(document.querySelector("#table [data-testid='hand']"), { childList: true });
+}"""
+
+
+def test_dealt_cards_arrive_one_after_another_unless_motion_is_reduced(
+    server: ServerProc, run: Run
+) -> None:
+    """Issue 27 §2: the Svoi Kozyri deal (after the trump choice) brings every card into the
+    hand from the table, one after another; drawn again before they are all there, they go
+    on; with reduced motion they are simply there."""
+
+    async def body(browser: Browser) -> None:
+        for still in (False, True):
+            ctx, page = await open_page(browser, server.http + "/#lobby", name="Aoife", still=still)
+            await page.get_by_test_id("pc-game").select_option("kozyri")
+            await page.get_by_test_id("pc-level").select_option("random")
+            await page.get_by_test_id("play-computer").click()
+            choose = page.locator("[data-testid^='action-']").first
+            await expect(choose).to_be_visible()
+            await page.evaluate(RECORD)
+            await choose.click()
+            await page.wait_for_function(f"() => ({HAND})().length >= 8")
+            dealt = await page.evaluate(HAND)
+            first = (await page.evaluate("window.__put"))[: len(dealt)]
+            assert [c["card"] for c in first] == dealt
+            if still:
+                assert not any(c["arrive"] for c in first), first
+            else:
+                assert all(c["arrive"] for c in first), first  # all new: a deal
+                assert [c["i"] for c in first] == [str(k) for k in range(len(first))], first
+                assert {c["animation"] for c in first} == {"arrive-in"}, first
+            await ctx.close()
+
+    run(body)
+
+
+def test_a_pile_another_player_picks_up_leaves_for_their_seat(server: ServerProc, run: Run) -> None:
+    """Issue 27 §2: when the bot picks up from the Svoi Kozyri pile, the cards it took
+    (the pile's top, faces shown as they lay) leave the middle toward its seat; a picture
+    only (hidden from screen readers: the log says it)."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(browser, server.http + "/#lobby", name="Aoife")
+        await page.evaluate("""() => { window.__taken = [];
+          new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes) {
+            const t = n.querySelector?.("[data-testid='taken']");
+            if (t) window.__taken.push({ cards: [...t.querySelectorAll("img")].length,
+              hidden: t.getAttribute("aria-hidden"), to: t.style.getPropertyValue("--wy"),
+              animation: getComputedStyle(t.querySelector(".card")).animationName });
+          } }).observe(document.body, { childList: true, subtree: true }); }""")
+        await page.get_by_test_id("pc-game").select_option("kozyri")
+        await page.get_by_test_id("pc-level").select_option("random")
+        await page.get_by_test_id("play-computer").click()
+        act = page.locator(
+            "#table [data-testid='hand'] button.hcard[data-legal='true'], [data-testid^='action-']"
+        )
+        for _ in range(120):
+            await page.wait_for_function(MINE_OR_OVER)
+            if (
+                await page.evaluate("window.__taken.length")
+                or await page.get_by_test_id("result").is_visible()
+            ):
+                break
+            await act.first.click()
+        taken = await page.evaluate("window.__taken")
+        assert taken, "the bot never picked up"
+        first = taken[0]
+        assert first["cards"] >= 1 and first["hidden"] == "true", taken
+        assert first["to"] == "-1" and first["animation"] == "pick-up", taken  # the seat across
+
+    run(body)

@@ -164,7 +164,8 @@ function kozyriCentre(m) {
         return { code, fresh: isFresh, from: m.from ?? -120, toward };
       }), "pile")
       : el("div", { class: "pile-empty" }, t("The pile is empty.")),
-    pile.length ? el("p", { class: "pile-count" }, plural(pile.length, t("Pile: {n} card"), t("Pile: {n} cards"))) : null));
+    pile.length ? el("p", { class: "pile-count" }, plural(pile.length, t("Pile: {n} card"), t("Pile: {n} cards"))) : null,
+    pickedUp(m)));
   if (pile.length > shown.length || m.reveal) {
     const all = el("details", { class: "whole-pile" },
       el("summary", {}, t("Show the whole pile")),
@@ -232,6 +233,15 @@ export function scoresNode(m) {
 
 export function centreNode(m) {
   return m.game === "kozyri" ? kozyriCentre(m) : twentyfiveCentre(m);
+}
+
+/** The cards another player just picked up, leaving the pile for their seat (decoration:
+ *  the log and the announcements say it in words). */
+function pickedUp(m) {
+  if (!m.taken || !m.round || m.taken.seat === m.me) return null;
+  return el("div", { class: "taken", testid: "taken", "aria-hidden": "true",
+    style: towardSeat(seatCount(m.view), m.me, m.taken.seat).replaceAll("--d", "--w") },
+  m.taken.cards.map((code) => cardFace(code)));
 }
 
 /** What an action did, as nodes: "Olena played 10♥". */

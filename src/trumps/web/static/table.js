@@ -14,7 +14,7 @@ import { fitSeats } from "./seating.js";
 import { clockLeft, LOG_MAX } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
-import { handOrder, layoutHand } from "./handview.js";
+import { handOrder, layoutHand, markArrivals } from "./handview.js";
 import { holdHand, stopCounting } from "./handpause.js";
 import { arrange, dragToArrange } from "./handdrag.js";
 import { handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
@@ -241,6 +241,7 @@ function liveModel(tb) {
   let fresh = 0;
   let from = -120;
   let fromSeat = null;
+  let taken = null;
   if (!reducedMotion() && prev && prev.event < tb.event) {
     const now = tb.game === "kozyri" ? v.pile ?? [] : v.trick ?? [];
     const before = prev.cards;
@@ -248,12 +249,15 @@ function liveModel(tb) {
     const last = tb.log.at(-1);
     if (last?.seat === tb.seat) from = 140;
     fromSeat = last?.seat ?? null;
+    // Svoi Kozyri: the top of the pile just picked up by another player goes to their seat
+    if (last?.action === "take" && last.seat !== tb.seat && now.length < before.length
+      && now.every((c, i) => before[i] === c)) taken = { cards: before.slice(now.length).slice(-5), seat: last.seat };
   }
   shown.set(tb, { event: tb.event, cards: [...(tb.game === "kozyri" ? v.pile ?? [] : v.trick ?? [])] });
   return {
     game: tb.game, view: v, name: (s) => seatLabel(tb, s), info: (s) => tb.seats[s] ?? null,
     me: tb.seat, toMove: tb.outcome ? null : tb.to_move, clock: (s) => clockLeft(tb, s), reveal: false,
-    fresh, from, fromSeat, round: true,
+    fresh, from, fromSeat, taken, round: true,
     held: (v.trick ?? []).length ? null : tb.closed?.trick ?? null, over: !!tb.outcome,
   };
 }
@@ -369,6 +373,7 @@ function renderMe(tb, model) {
   }));
   parts.hand.dataset.count = String(hand.length);
   parts.hand.classList.toggle("my-turn", mine);
+  markArrivals(parts.hand, tb, hand);
 }
 
 /** Why card `c` of my hand cannot be played now: the game's reason (the server's
