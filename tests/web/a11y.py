@@ -110,7 +110,11 @@ async def _vs_computer(page: Page, game: str, players: str) -> None:
 
 
 async def kozyri_table(page: Page) -> None:
+    """Its settings panel open too (issue 27: appearance, hand order, the pause after a
+    hand), over the table."""
     await _vs_computer(page, "kozyri", "")
+    await page.get_by_test_id("settings").click()
+    await expect(page.get_by_test_id("settings-panel")).to_be_visible()
 
 
 async def twentyfive_table(page: Page) -> None:
@@ -146,7 +150,7 @@ SCREENS: dict[str, Callable[[Page], Awaitable[None]]] = {
     "first screen": home,
     "lobby": lobby,
     "create form": create_form,
-    "Svoi Kozyri table, your turn": kozyri_table,
+    "Svoi Kozyri table, your turn, the settings open": kozyri_table,
     "Twenty-Five table, your turn": twentyfive_table,
     "end of a game": game_over,
     "history": history,

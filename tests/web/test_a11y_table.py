@@ -212,10 +212,11 @@ def test_question_mark_lists_every_key_of_the_table(
         box = page.get_by_test_id("key-help")
         await expect(box).to_be_visible()
         keys = await box.locator("kbd").all_inner_texts()
-        for key in ["1–9", "۱–۹", "←", "→", "Home", "End", "Enter", "Space", "Tab", "?", "Escape"]:
+        for key in ["1–9", "۱–۹", "←", "→", "Home", "End", "Shift+→", "Enter", "Space", "Tab",
+                    "?", "Escape"]:  # fmt: skip
             assert key in keys, (key, keys)
         rows = box.locator("tbody tr")
-        await expect(rows).to_have_count(7)
+        await expect(rows).to_have_count(8)
         text = await box.inner_text()
         if lang == "fa":
             assert "کلید" in text and "Move between" not in text, text

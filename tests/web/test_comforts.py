@@ -137,8 +137,8 @@ def test_a_card_dragged_by_mouse_or_finger_goes_where_it_is_dropped_and_is_not_p
     server: ServerProc, run: Run
 ) -> None:
     """Issue 27 §4: the player arranges the hand by dragging a card (a mouse on a desktop, a
-    finger on a phone); the drop never plays the card, a click afterwards still does, and
-    the arrangement stays as the hand shrinks."""
+    finger on a phone) or by Shift and an arrow; the drop never plays the card, a click
+    afterwards still does, and the arrangement stays as the hand shrinks."""
 
     async def body(browser: Browser) -> None:
         _, page = await open_page(browser, server.http + "/#lobby", name="Aoife")
@@ -158,6 +158,13 @@ def test_a_card_dragged_by_mouse_or_finger_goes_where_it_is_dropped_and_is_not_p
         arranged = [*hand[1:], hand[0]]
         await hand_becomes(page, arranged)
         assert await page.evaluate(EVENT) == event  # dropped, not played
+        # by keyboard: Shift+→ moves the card in focus one place, the focus staying on it
+        await page.get_by_test_id(f"card-{arranged[0]}").focus()
+        await page.keyboard.press("Shift+ArrowRight")
+        arranged = [arranged[1], arranged[0], *arranged[2:]]
+        await hand_becomes(page, arranged)
+        assert await page.evaluate("document.activeElement.dataset.card") == arranged[1]
+        assert await page.evaluate(EVENT) == event
         playable = page.locator("#table [data-testid='hand'] button.hcard[data-legal='true']")
         played = await playable.first.get_attribute("data-card")
         await playable.first.click()

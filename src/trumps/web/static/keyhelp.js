@@ -14,6 +14,7 @@ export function tableKeys() {
     [["1–9", "۱–۹"], t("Play the card or action with that number (the small numbers on the playable cards and buttons).")],
     [["←", "→", "↑", "↓"], t("Move between the cards of your hand.")],
     [["Home", "End"], t("Go to the first or the last card of your hand.")],
+    [["Shift+←", "Shift+→"], t("Move the card in focus one place within your hand.")],
     [["Enter", "Space"], t("Play the card in focus, or press the button in focus; on a dimmed card, hear why it cannot be played.")],
     [["Tab", "Shift+Tab"], t("Move between your hand, the buttons, the game log and the chat.")],
     [["?"], t("Open this list of keys.")],

@@ -620,6 +620,7 @@ function onHandKey(e) {
   if (i < 0) return;
   const ahead = getComputedStyle(parts.hand).direction === "rtl" ? -1 : 1;
   const moves = { ArrowRight: ahead, ArrowLeft: -ahead, ArrowUp: -1, ArrowDown: 1 };
+  if (e.shiftKey && (e.key === "ArrowRight" || e.key === "ArrowLeft")) return moveCard(e, cards, i, i + moves[e.key]);
   let next = null;
   if (e.key in moves) next = (i + moves[e.key] + cards.length) % cards.length;
   else if (e.key === "Home") next = 0;
@@ -628,6 +629,18 @@ function onHandKey(e) {
   e.preventDefault();
   for (const [k, c] of cards.entries()) c.tabIndex = k === next ? 0 : -1;
   cards[next].focus();
+}
+
+/** Shift with an arrow: the card in focus moves one place in the hand (the player's own
+ *  arrangement, as a drag makes it), the focus staying on it. */
+function moveCard(e, cards, from, to) {
+  const tb = ctx.current();
+  if (!tb || to < 0 || to >= cards.length) return;
+  e.preventDefault();
+  const order = cards.map((c) => c.dataset.card);
+  order.splice(to, 0, ...order.splice(from, 1));
+  tb.arranged = order;
+  renderTable(tb); // the focus comes back to the card (data-focus-key)
 }
 
 /** Number keys 1–9 play the n-th legal action (the small numbers on the buttons). */
