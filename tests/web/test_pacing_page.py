@@ -31,21 +31,26 @@ HOLD_MS = 1000  # a finished trick a bot won stays at least this long
 
 # Every animation frame: the finished trick shown (its cards and winner) and the open one.
 SAMPLER = """() => {
+  // Each change of the table as the page makes it (a MutationObserver, not frames: a frame
+  // may be painted late on a busy machine; the page's own timing is what is tested here).
   window.__samples = [];
   const codes = (node) => [...node.querySelectorAll("[data-card]")].map((c) => c.dataset.card).join(" ");
-  const tick = () => {
+  const look = () => {
     const area = document.querySelector("[data-testid='table'] .trick-area");
     const held = area?.querySelector(".last-trick");
     const open = area?.querySelector(".spread.trick:not(.done)");
-    window.__samples.push({
+    const sample = {
       t: performance.now(),
       held: held ? codes(held) : null,
       winner: held ? held.querySelector("[data-testid='trick-winner']")?.textContent ?? "" : null,
       open: open ? codes(open) : "",
-    });
-    requestAnimationFrame(tick);
+    };
+    const last = window.__samples.at(-1);
+    if (last && last.held === sample.held && last.winner === sample.winner && last.open === sample.open) return;
+    window.__samples.push(sample);
   };
-  requestAnimationFrame(tick);
+  new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
+  look();
 }"""
 
 
@@ -69,14 +74,15 @@ async def shoot(page: Page, selector: str, name: str) -> None:
 
 
 def shown_for(samples: list[dict[str, Any]]) -> list[tuple[str, str, float, bool]]:
-    """Each finished trick drawn: its cards, the winner line, how long (ms) it stayed, and
-    whether it was still drawn at the last sample."""
+    """Each finished trick drawn: its cards, the winner line, how long (ms) it stayed (from
+    the change that drew it to the change that took it away), and whether it was still drawn
+    at the last sample."""
     out: list[tuple[str, str, float, bool]] = []
     start: dict[str, Any] | None = None
     for prev, cur in zip([None, *samples], samples, strict=False):
         if cur["held"] != (prev or {}).get("held"):
             if start is not None and prev is not None:
-                out.append((start["held"], start["winner"], prev["t"] - start["t"], False))
+                out.append((start["held"], start["winner"], cur["t"] - start["t"], False))
             start = cur if cur["held"] else None
     if start is not None:
         out.append((start["held"], start["winner"], samples[-1]["t"] - start["t"], True))

@@ -320,6 +320,11 @@ MARKER_ROOM = """(n) => {
 
 
 # [top, bottom] of the log's box, the list, its newest line and the chat's box below it
+LOG_AT_END = """() => {
+  const log = document.querySelector("#table [data-testid='log']");
+  return log.lastElementChild.getBoundingClientRect().bottom <= log.getBoundingClientRect().bottom + 1;
+}"""
+
 LOG_BOX = """() => {
   const log = document.querySelector("#table [data-testid='log']");
   const y = (n) => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; };
@@ -346,6 +351,8 @@ def test_log_numbers_past_99_are_shown_whole_in_english_and_persian(
             await move(page)
         assert await lines.count() > 100
         # the log scrolls inside its box, its newest line in view, clear of the chat below
+        # (the page scrolls the log at the next frame after drawing a line: wait for it)
+        await page.wait_for_function(LOG_AT_END)
         box = await page.evaluate(LOG_BOX)
         assert box["log"][1] <= box["box"][1] <= box["chat"][0], box
         assert box["log"][0] <= box["last"][0] and box["last"][1] <= box["log"][1] + 1, box
