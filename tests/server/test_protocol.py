@@ -52,6 +52,8 @@ CLIENT_SAMPLES: list[p.ClientMessage] = [
     p.ChatSend(table_id="t-1", text="hello <b>world</b> & co"),
     p.Resync(table_id="t-1", last_event=9),
     p.HintAsk(table_id="t-1"),
+    p.TakebackAsk(table_id="t-1"),
+    p.TakebackAnswer(table_id="t-1", accept=False),
     p.RematchAsk(table_id="t-1"),
     p.Contribute(table_id="t-1", value="00ff" * 8),
     p.Ping(),

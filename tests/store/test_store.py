@@ -546,6 +546,40 @@ def test_commit_tables_appends_events_and_chat_and_resumes_them(db: Db) -> None:
     db.on_store(body)
 
 
+def test_a_take_back_keeps_the_first_actions_and_later_moves_append_after_them(db: Db) -> None:
+    """A write after a take-back (``undone``: the actions kept) stores that the game lost
+    its last moves: a restart gets the shorter record, and moves made after it append to
+    it — whether the moves taken back were in the table's events or in its row."""
+
+    async def body(store: SqlStore) -> None:
+        game = trumps.new_game("twentyfive", players=2, seed=5)
+        log = [TableEvent(1, "start"), *_moves(game, 1, 5)]
+        await store.commit_tables([TableWrite("tt", record_of(game), log)])
+        # two of the five moves taken back: their events no longer add an action
+        game.undo()
+        game.undo()
+        back = TableEvent(7, "takeback", 0, game.history[-1])
+        await store.commit_tables([TableWrite("tt", record_of(game), [back], undone=3)])
+        [running] = await store.running_tables()
+        assert running.record["actions"] == game.history and len(game.history) == 3
+        again = _moves(game, 7, 2)
+        await store.commit_tables([TableWrite("tt", record_of(game), again)])
+        [running] = await store.running_tables()
+        assert running.record == record_of(game) and len(game.history) == 5
+        # A row stored with its actions in it (no events add them): the row is cut.
+        other = trumps.new_game("kozyri", seed=6)
+        _moves(other, 0, 4)
+        await store.commit_tables([TableWrite("tk", record_of(other))])
+        other.undo()
+        back = TableEvent(1, "takeback", 0, other.history[-1])
+        await store.commit_tables([TableWrite("tk", record_of(other), [back], undone=3)])
+        tables = {t.table_id: t for t in await store.running_tables()}
+        assert tables["tk"].record == record_of(other) and len(other.history) == 3
+        assert tables["tt"].record == record_of(game)
+
+    db.on_store(body)
+
+
 def test_commit_tables_refuses_a_stale_fence_and_a_finished_table(db: Db) -> None:
     """A write whose fencing number is not the row's changes nothing (another process
     owns the table); neither does a write to a table whose game was stored as finished."""

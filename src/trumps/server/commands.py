@@ -32,6 +32,8 @@ __all__ = [
     "Start",
     "Stop",
     "Subscriber",
+    "TakebackAnswerCmd",
+    "TakebackCmd",
     "Timeout",
 ]
 
@@ -127,6 +129,19 @@ class HintCmd(ConnCommand):
 
 
 @dataclass(frozen=True)
+class TakebackCmd(ConnCommand):
+    """``conn``'s player takes back their last move (against the computer), or asks the
+    other people at the table to let them (docs/protocol.md#takeback)."""
+
+
+@dataclass(frozen=True)
+class TakebackAnswerCmd(ConnCommand):
+    """``conn``'s player accepts (or refuses) the take-back another player asked for."""
+
+    accept: bool
+
+
+@dataclass(frozen=True)
 class BotMove:
     """A bot's decision for ``seat``, made when the table was at event ``expected``."""
 
@@ -178,6 +193,8 @@ Command: TypeAlias = (
     | ResyncCmd
     | Chat
     | HintCmd
+    | TakebackCmd
+    | TakebackAnswerCmd
     | ContributeCmd
     | BotMove
     | GraceOver

@@ -21,7 +21,7 @@ from typing import Any, cast
 from trumps.ratings import bot_rating, family_of, rateable, sides_of
 from trumps.records import record_of
 from trumps.server.botplay import BotPlay
-from trumps.server.tablebase import CHAT_IN_SNAPSHOT, _Entry
+from trumps.server.tablebase import CHAT_IN_SNAPSHOT, GAME_KINDS, _Entry
 from trumps.store import ChatLine, RatingPlan, TableEvent, TableWrite
 
 __all__ = ["Persisted"]
@@ -92,6 +92,7 @@ class Persisted(BotPlay):
             game_id=self.game_row,
             bot_seats=self.bot_seats() if self._final is not None else None,
             rating=plan,
+            undone=self._undone,
         )
 
     def rating_plan(self) -> RatingPlan | None:
@@ -145,6 +146,8 @@ class Persisted(BotPlay):
         self._meta_dirty = False
         self.game_row = game_id
         self._saved_events += len(write.events)
+        if write.undone is not None and write.undone == self._undone:
+            self._undone = None
         del self._chat_unsaved[: len(write.chat)]
         if write.player_ids is not None:
             self._saved_ids = list(write.player_ids)
@@ -167,9 +170,7 @@ class Persisted(BotPlay):
         self._saved_events = len(self.events)
         if self.events:
             self.number = max(self.number, self.events[-1].number)
-            moved = [
-                e.number for e in self.events if e.kind in ("start", "action", "resign", "timeout")
-            ]
+            moved = [e.number for e in self.events if e.kind in GAME_KINDS]
             self.moved = moved[-1] if moved else 0
         self.chat = list(chat[-CHAT_IN_SNAPSHOT:])
         self.chat_count = max(chat_count, chat[-1].number if chat else 0)

@@ -23,6 +23,7 @@ from trumps.server.protocol import Event as EventMsg
 from trumps.server.protocol import GameOver as GameOverMsg
 from trumps.server.protocol import TableState as TableStateMsg
 from trumps.server.tablebase import GAME_KINDS, TableBase, _Entry
+from trumps.server.takeback import Refusal, takeback_refusal
 from trumps.server.wiretypes import BotLevel, BotPace, ErrorCode, EventKind, GameId, Reason
 
 __all__ = ["LOG_IN_SNAPSHOT", "PlyNote", "Projection", "why_msg"]
@@ -126,6 +127,26 @@ class Projection(TableBase):
                 out[action] = why
         return out
 
+    def takeback_refusal(self, seat: int) -> Refusal | None:
+        """Why ``seat`` may not take back its last move now (``trumps.server.takeback``)."""
+        return takeback_refusal(
+            seat=seat,
+            rated=self.config.rated,
+            started=self.started,
+            over=self.over,
+            asked=None if self.takeback is None else self.takeback.seat,
+            events=self.events,
+            notes=self.ply_notes(),
+            plies=len(self.game.history),
+        )
+
+    def _can_take_back(self, seat: int | None) -> bool:
+        return (
+            seat is not None
+            and self.seats[seat].level is None
+            and self.takeback_refusal(seat) is None
+        )
+
     def _to_move(self) -> int | None:
         return self.game.current_player if self.started else None
 
@@ -204,6 +225,8 @@ class Projection(TableBase):
             contributed=seat is not None and self.seats[seat].contribution is not None,
             dealt=self.started,
             rated=self.config.rated,
+            takeback=None if self.takeback is None else self.takeback.seat,
+            can_take_back=self._can_take_back(seat),
         )
 
     def spectator_list(self) -> SpectatorList:
@@ -229,11 +252,13 @@ class Projection(TableBase):
         self.number += 1
         if kind in GAME_KINDS:
             self.moved = self.number
+            self.takeback = None  # the game moved on: a take-back asked before is void
         self.events.append(_Entry(self.number, kind, seat, action, by_bot, ply))
         clocks, to_move = self.clocks(), self._to_move()
         seats = None if kind in GAME_KINDS else self.seat_infos()
         closed = self.game.closed() if ply is not None else None
         public: EventMsg | None = None  # spectators share one message
+        asked = None if self.takeback is None else self.takeback.seat
         for conn, viewer in self._subs.items():
             if viewer is None and public is not None:
                 self._send(conn, public)
@@ -253,6 +278,8 @@ class Projection(TableBase):
                 clocks=clocks,
                 seats=seats,
                 closed=closed,
+                takeback=asked,
+                can_take_back=self._can_take_back(viewer),
             )
             if viewer is None:
                 public = msg

@@ -294,6 +294,20 @@ class HintAsk(MessageBase, tag="hint", kw_only=True):
     table_id: Id
 
 
+class TakebackAsk(MessageBase, tag="takeback", kw_only=True):
+    """Take back my last move: at once in a casual game against the computer; between
+    people, the others are asked (docs/protocol.md#takeback).  Never at a rated table."""
+
+    table_id: Id
+
+
+class TakebackAnswer(MessageBase, tag="takeback_answer", kw_only=True):
+    """Let the player who asked take their last move back (``accept``), or refuse."""
+
+    table_id: Id
+    accept: bool
+
+
 class RematchAsk(MessageBase, tag="rematch", kw_only=True):
     """After the end: a new table with the same game, rules, seats and settings."""
 
@@ -330,6 +344,8 @@ ClientMessage: TypeAlias = (
     | ChatSend
     | Resync
     | HintAsk
+    | TakebackAsk
+    | TakebackAnswer
     | RematchAsk
     | Contribute
     | Ping
@@ -398,6 +414,10 @@ class TableState(MessageBase, tag="table_state", kw_only=True):
     contributed: bool = False
     dealt: bool = False
     rated: bool = False  # a rated table (docs/ratings.md)
+    # Take-backs (docs/protocol.md#takeback): the seat whose request waits for answers, and
+    # whether the recipient may take back (or ask to take back) their last move now.
+    takeback: SeatNo | None = None
+    can_take_back: bool = False
 
 
 class Event(MessageBase, tag="event", kw_only=True):
@@ -418,6 +438,8 @@ class Event(MessageBase, tag="event", kw_only=True):
     # What the action closed, as the game tells (``game.closed()``): the trick it finished,
     # and the hand when it was the hand's last trick.  Public: the same for every recipient.
     closed: dict[str, Any] | None = None
+    takeback: SeatNo | None = None  # as in table_state
+    can_take_back: bool = False
 
 
 class ChatPosted(MessageBase, tag="chat", kw_only=True):

@@ -54,13 +54,16 @@ from trumps.server.commands import (
     Start,
     Stop,
     Subscriber,
+    TakebackAnswerCmd,
+    TakebackCmd,
     Timeout,
 )
 from trumps.server.config import TableConfig
 from trumps.server.persist import Persisted
 from trumps.server.projection import LOG_IN_SNAPSHOT, why_msg
 from trumps.server.protocol import ChatPosted
-from trumps.server.tablebase import CHAT_IN_SNAPSHOT
+from trumps.server.tablebase import CHAT_IN_SNAPSHOT, TakebackAsk
+from trumps.server.takeback import kept_after_takeback
 from trumps.server.timing import TimeSource
 from trumps.server.wiretypes import EventKind
 from trumps.store import ChatLine, RunningTable
@@ -91,6 +94,8 @@ __all__ = [
     "TableConfig",
     "TableListener",
     "TableNotOver",
+    "TakebackAnswerCmd",
+    "TakebackCmd",
     "Timeout",
 ]
 
@@ -348,6 +353,10 @@ class Table(Persisted):
             self._chat(command)
         elif isinstance(command, HintCmd):
             self._hint(command)
+        elif isinstance(command, TakebackCmd):
+            self._ask_takeback(command)
+        elif isinstance(command, TakebackAnswerCmd):
+            self._answer_takeback(command)
         elif isinstance(command, ContributeCmd):
             self._contribute(command)
         elif isinstance(command, BotMove):
@@ -427,6 +436,57 @@ class Table(Persisted):
         self.game.resign(seat)
         self._emit("resign", seat=seat)
         self._maybe_end()
+
+    # -- take-backs (docs/protocol.md#takeback; the rule: trumps.server.takeback) ------------
+    def _ask_takeback(self, c: TakebackCmd) -> None:
+        seat = self._seat_of(c.conn)
+        if seat is None:
+            return
+        refusal = self.takeback_refusal(seat)
+        if refusal is not None:
+            self._error(c.conn, *refusal)
+            return
+        others = frozenset(
+            s
+            for s, other in enumerate(self.seats)
+            if s != seat and other.level is None and other.owner is not None and not other.away
+        )
+        if not others:  # against the computer: at once
+            self._take_back(seat)
+            return
+        self.takeback = TakebackAsk(seat, others)
+        self._emit("takeback_ask", seat=seat)
+
+    def _answer_takeback(self, c: TakebackAnswerCmd) -> None:
+        seat = self._seat_of(c.conn)
+        if seat is None:
+            return
+        asked = self.takeback
+        if asked is None or seat not in asked.needed:
+            self._error(c.conn, "not_allowed", "no take-back is waiting for your answer")
+            return
+        if not c.accept:
+            self.takeback = None
+            self._emit("takeback_no", seat=seat)
+            return
+        asked.accepted.add(seat)
+        if asked.accepted >= asked.needed:
+            self._take_back(asked.seat)
+
+    def _take_back(self, seat: int) -> None:
+        """Undo ``seat``'s last move and every move after it (the rule was checked)."""
+        kept = kept_after_takeback(self.events, seat)
+        assert kept is not None
+        undone = self.game.history[kept]
+        self._charge_clock(moved=False)  # the time spent stays spent
+        while len(self.game.history) > kept:
+            self.game.undo()
+        for e in self.events:  # their events no longer add an action to the record
+            if e.ply is not None and e.ply >= kept:
+                e.ply = None
+        self._undone = kept if self._undone is None else min(self._undone, kept)
+        self._moved()
+        self._emit("takeback", seat=seat, action=undone)
 
     def _chat(self, c: Chat) -> None:
         if c.conn not in self._subs:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from trumps.ai import make_bot
@@ -29,12 +29,12 @@ from trumps.server.timing import KeyedTimers, LoopTime, TimeSource
 from trumps.server.wiretypes import EventKind
 from trumps.store import ChatLine
 
-__all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "TableBase"]
+__all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "TableBase", "TakebackAsk"]
 
 CHAT_IN_SNAPSHOT = 50  # the latest chat lines a snapshot carries
 
 # Events that change the game (the others change seats): only these make an action stale.
-GAME_KINDS: frozenset[str] = frozenset({"start", "action", "resign", "timeout"})
+GAME_KINDS: frozenset[str] = frozenset({"start", "action", "resign", "timeout", "takeback"})
 
 
 @dataclass
@@ -54,6 +54,16 @@ class _Seat:
     # Who held the seat when the game started: a rated game rates them, and counts it a
     # loss for them if they gave the seat up (docs/ratings.md).
     starter: object = None
+
+
+@dataclass
+class TakebackAsk:
+    """A take-back ``seat`` asked for (docs/protocol.md#takeback): the other people at the
+    table who must accept it (``needed``), and those who have."""
+
+    seat: int
+    needed: frozenset[int]
+    accepted: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -113,6 +123,7 @@ class TableBase:
         self._task: asyncio.Task[None] | None = None
         self._final: dict[str, Any] | None = None
         self._start_asked = False
+        self.takeback: TakebackAsk | None = None  # a take-back waiting for answers
         self.clock = FischerClocks(
             self.config.time_control, [seat.level is None for seat in self.seats], self.time.now
         )
@@ -130,6 +141,7 @@ class TableBase:
         self.game_row: int | None = None  # … with this id
         self.abandoned = False  # a change could not be stored: the task ended
         self._meta_dirty = False  # a change only the settings row holds (a contribution)
+        self._undone: int | None = None  # a take-back since the last write: actions kept
         self._held: list[tuple[Outbox, ServerMessage]] | None = None  # sent once durable
 
     def _send(self, conn: Outbox, msg: ServerMessage) -> None:

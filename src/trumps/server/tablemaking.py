@@ -38,6 +38,8 @@ from trumps.server.protocol import (
     Resync,
     RuleFault,
     Spectate,
+    TakebackAnswer,
+    TakebackAsk,
     Waiting,
 )
 from trumps.server.quota import CREATION_WINDOW, HINT_WINDOW, Counters, address_key
@@ -54,6 +56,8 @@ from trumps.server.table import (
     ResyncCmd,
     Table,
     TableConfig,
+    TakebackAnswerCmd,
+    TakebackCmd,
 )
 from trumps.server.wiretypes import ErrorCode
 from trumps.store import Store
@@ -365,6 +369,10 @@ class TableRequests:
             table.submit(ResyncCmd(conn))
         elif op == "hint":
             table.submit(HintCmd(conn))
+        elif op == "takeback":
+            table.submit(TakebackCmd(conn))
+        elif op == "takeback_answer":
+            table.submit(TakebackAnswerCmd(conn, bool(p["accept"])))
         elif op == "contribute":
             table.submit(ContributeCmd(conn, p["value"]))
         elif op == "rematch":
@@ -457,6 +465,10 @@ def _op_of(msg: ClientMessage) -> tuple[str, dict[str, Any]]:
         return "resync", {}
     if isinstance(msg, HintAsk):
         return "hint", {}
+    if isinstance(msg, TakebackAsk):
+        return "takeback", {}
+    if isinstance(msg, TakebackAnswer):
+        return "takeback_answer", {"accept": msg.accept}
     if isinstance(msg, RematchAsk):
         return "rematch", {}
     if isinstance(msg, Contribute):

@@ -88,7 +88,18 @@ Reason: TypeAlias = Literal[
     "out_of_cards", "draw_rule", "repetition", "max_plies", "target", "resigned", "timeout"
 ]
 EventKind: TypeAlias = Literal[
-    "start", "action", "resign", "timeout", "join", "leave", "disconnect", "takeover", "return"
+    "start",
+    "action",
+    "resign",
+    "timeout",
+    "takeback",
+    "join",
+    "leave",
+    "disconnect",
+    "takeover",
+    "return",
+    "takeback_ask",
+    "takeback_no",
 ]
 OnTimeout: TypeAlias = Literal["move", "forfeit"]
 # How fast bots move where a person plays (docs/protocol.md#pacing).

@@ -231,6 +231,9 @@ class TableWrite:
     bot_seats: Sequence[int] | None = None
     # With a finished record of a rated table: how to rate it, in the same transaction.
     rating: RatingPlan | None = None
+    # A take-back since the last write (docs/protocol.md#takeback): the record kept only its
+    # first ``undone`` actions; the stored ones after them are no longer the game's.
+    undone: int | None = None
 
 
 @dataclass(frozen=True)

@@ -354,6 +354,7 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
                     if not finished
                     and w.player_ids is None
                     and times[w.table_id] == 1
+                    and w.undone is None
                     and (row := found.get(w.table_id)) is not None
                     and row[1] == RUNNING
                     and row[2] == w.fence
@@ -417,6 +418,8 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
                     game_id = row[0]
                     if w.player_ids is not None:
                         await self._set_seats(conn, game_id, seats)
+                    if w.undone is not None and not finished:
+                        await self._take_back(conn, game_id, w.record["actions"], w.undone)
                 found[w.table_id] = (game_id, FINISHED if finished else RUNNING, w.fence)
                 results.append(game_id)
                 if finished and w.rating is not None:
@@ -435,6 +438,26 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
             if chat_rows:
                 await conn.execute(self._insert_new(table_chat), chat_rows)
         return results
+
+    @staticmethod
+    async def _take_back(
+        conn: AsyncConnection, game_id: int, actions: Sequence[str], kept: int
+    ) -> None:
+        """The running game ``game_id`` keeps only its first ``kept`` actions (a take-back):
+        the events that added later ones no longer add them, and if the row's own actions
+        (those stored before its events) reach past ``kept``, they are cut there."""
+        await conn.execute(
+            update(table_events)
+            .where(table_events.c.game_id == game_id, table_events.c.ply >= kept)
+            .values(ply=None)
+        )
+        stored = (
+            await conn.execute(select(games.c.actions).where(games.c.id == game_id))
+        ).scalar_one()
+        if len(stored) > kept:
+            await conn.execute(
+                update(games).where(games.c.id == game_id).values(actions=list(actions[:kept]))
+            )
 
     async def discard_running(self, table_id: str, fence: int, owner: str | None) -> bool:
         # Fenced like every write of a table: a former owner that stalled past its lease
