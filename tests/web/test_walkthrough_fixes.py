@@ -571,6 +571,13 @@ def test_a_rated_game_against_the_computer_has_no_hint_button_and_says_why(
         tools = await page.locator("#table .t-tools").bounding_box()
         where = await note.bounding_box()
         assert tools and where and tools["y"] <= where["y"] < tools["y"] + tools["height"]
+        # no take-back either (docs/protocol.md#takeback): after a move of mine, none offered
+        await page.wait_for_function(MINE)
+        before = await page.evaluate(EVENT)
+        await page.locator(LEGAL).first.click()
+        await page.wait_for_function(f"() => ({EVENT})() !== {before!r}")
+        await page.wait_for_function(MINE)
+        await expect(page.get_by_test_id("takeback")).to_be_hidden()
 
         await page.get_by_test_id("resign").click()
         await expect(page.get_by_test_id("result")).to_be_visible()

@@ -70,6 +70,9 @@ class TableModel:
     spectators: Msg = field(default_factory=dict)  # who watches: {"count", "names"}
     rating_note: str = ""  # after a rated game: what it did to this player's rating
     told_no_hints: bool = False  # the log said once why a rated table has no hints
+    # Take-backs (docs/protocol.md#takeback): the seat whose request waits, whether I may.
+    takeback: int | None = None
+    can_take_back: bool = False
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -168,6 +171,7 @@ class TableModel:
         self.left = False
         self.replaced = False
         self.spectators = dict(m.get("spectators") or {})
+        self.takeback, self.can_take_back = m.get("takeback"), bool(m.get("can_take_back"))
         for entry in m.get("log") or []:
             if int(entry.get("number", 0)) > self.logged:
                 item = dict(entry)
@@ -205,6 +209,7 @@ class TableModel:
         self.to_move = m.get("to_move")
         self._set_clocks(m.get("clocks"))
         self.sent = False
+        self.takeback, self.can_take_back = m.get("takeback"), bool(m.get("can_take_back"))
         seat = m.get("seat")
         kind = m.get("kind")
         if m.get("seats") is not None:

@@ -79,6 +79,7 @@ class TableScreen(ClientScreen):
         Binding("c", "focus_chat", "Chat"),
         Binding("p", "pile", "Pile"),
         Binding("h", "hint", "Hint"),
+        Binding("u", "takeback", "Take back"),
         Binding("r", "resign", "Resign"),
         Binding("n", "rematch", "Rematch"),
         Binding("l", "leave", "Leave"),
@@ -91,6 +92,7 @@ class TableScreen(ClientScreen):
         super().__init__()
         self.table_id = table_id
         self._fed = 0  # feed items written to the log (counting dropped ones)
+        self._asked: int | None = None  # the seat whose take-back request I was asked about
 
     @property
     def model(self) -> TableModel:
@@ -156,6 +158,7 @@ class TableScreen(ClientScreen):
         self.query_one("#action", Input).placeholder = action_prompt(t)
         self.refresh_hand()
         self._feed(t)
+        self._answer_takeback(t)
 
     def _status(self, t: TableModel) -> None:
         status = self.query_one("#status", Static)
@@ -178,6 +181,8 @@ class TableScreen(ClientScreen):
                 status,
                 Text(f"Waiting for {open_seats} more player{'s' if open_seats != 1 else ''}…"),
             )
+        elif t.takeback is not None and t.takeback == t.seat:
+            show(status, Text("Your take-back waits for the others to answer.", style="yellow"))
         elif t.my_turn:
             show(status, Text("Your turn.", style="bold yellow"))
         elif t.to_move is not None:
@@ -275,6 +280,8 @@ class TableScreen(ClientScreen):
         """No Hint key where the table gives none: a rated table (its log says why, once)."""
         if action == "hint":
             return not self.model.rated
+        if action == "takeback":  # only when the table says I may (docs/protocol.md#takeback)
+            return self.model.can_take_back
         return True
 
     def action_hint(self) -> None:
@@ -289,6 +296,31 @@ class TableScreen(ClientScreen):
             say(self, "Hints are for games against the computer only.")
             return
         self.client.send({"type": "hint", "table_id": self.table_id})
+
+    def action_takeback(self) -> None:
+        if not self.model.can_take_back:
+            say(self, "No move to take back now.")
+            return
+        self.client.send({"type": "takeback", "table_id": self.table_id})
+
+    def _answer_takeback(self, t: TableModel) -> None:
+        """Another player asks to take back their last move: ask mine once (y allows)."""
+        asker = t.takeback
+        if asker is None:
+            self._asked = None
+            return
+        if asker == t.seat or t.seat is None or self._asked == asker:
+            return
+        self._asked = asker
+
+        def answer(yes: bool | None) -> None:
+            if self.model.takeback == asker:  # still asked (a move meanwhile answers no)
+                self.client.send(
+                    {"type": "takeback_answer", "table_id": self.table_id, "accept": bool(yes)}
+                )
+
+        question = f"{t.name_of(asker)} asks to take back their last move. Allow it?"
+        self.app.push_screen(Confirm(question), answer)
 
     def action_resign(self) -> None:
         t = self.model

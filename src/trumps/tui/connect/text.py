@@ -286,8 +286,16 @@ def feed_text(t: TableModel, item: FeedItem) -> Text:
         ):
             line.append(" (a bot played)", style="dim")
         return _closed_lines(t, line, d)
+    if kind == "takeback":
+        line = join(head, f"{who} takes back a move")
+        if action:
+            line.append(": ")
+            line.append_text(choice_label(str(action)))
+        return line
     words = {
         "resign": "resigns.",
+        "takeback_ask": "asks to take back their last move.",
+        "takeback_no": "refuses the take-back.",
         "join": "sits down.",
         "leave": "left the table.",
         "disconnect": "lost the connection.",

@@ -114,6 +114,7 @@ export function newTable(id) {
     sent: false, // an action is on its way: wait for its event (or error)
     resyncing: false, // a resync is on its way: ignore events until the snapshot
     hint: null, rematch: null,
+    takeback: null, can_take_back: false, // a take-back asked, and whether I may (takebackview.js)
     offline: false, // no connection to the server: nothing can be played (app.js)
     replaced: false, // another tab plays this seat now (a `replaced` message)
     closed: null, hands: [], // what the latest move closed, and the hands finished (trickview.js)
@@ -132,6 +133,7 @@ export function applySnapshot(tb, m) {
     view: m.view ?? {}, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, private: !!m.private,
     time_control: m.time_control ?? null, outcome: m.outcome ?? null, record_id: m.record_id ?? null, rated: !!m.rated,
     bot_pace: m.bot_pace ?? "normal", spectators: m.spectators ?? { count: 0, names: [] }, sent: false, resyncing: false, replaced: false, closed: null,
+    takeback: m.takeback ?? null, can_take_back: !!m.can_take_back,
   });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.log)) {
@@ -149,9 +151,10 @@ export function applyEvent(tb, m) {
   if (m.number <= tb.event) return "old";
   if (m.number !== tb.event + 1 || tb.resyncing) return "gap";
   const took = m.action === "take" ? tb.view.take_count ?? null : null; // K12: as the view before said
-  if (m.kind === "action" || m.kind === "timeout") tb.closed = m.closed ?? null;
+  if (m.kind === "action" || m.kind === "timeout" || m.kind === "takeback") tb.closed = m.closed ?? null;
   if (m.closed?.hand) tb.hands = [...tb.hands, m.closed.hand];
-  Object.assign(tb, { event: m.number, view: m.view ?? tb.view, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, sent: false });
+  Object.assign(tb, { event: m.number, view: m.view ?? tb.view, legal: m.legal ?? [], why_not: m.why_not ?? {}, to_move: m.to_move ?? null, sent: false,
+    takeback: m.takeback ?? null, can_take_back: !!m.can_take_back });
   setClocks(tb, m.clocks);
   if (Array.isArray(m.seats)) tb.seats = m.seats;
   if (m.kind !== "join" && m.kind !== "leave" && m.kind !== "disconnect" && m.kind !== "return" && m.kind !== "takeover") tb.hint = null;

@@ -24,6 +24,7 @@ import { renderResult } from "./resultview.js";
 import { ratedBadge } from "./ratings.js";
 import { soundButton } from "./sound.js";
 import { phraseButtons, phraseText } from "./phrases.js";
+import { renderTakeback, takebackParts } from "./takebackview.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -74,6 +75,7 @@ export function mountTable(root, context) {
     log: el("ol", { class: "log", testid: "log", "aria-label": t("Game log") }),
     chat: el("ul", { class: "log chat", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("Chat") }),
   };
+  parts.takeback = takebackParts(ctx, (tb) => renderTable(tb));
   parts.inviteBox = el("div", { class: "invite layer", hidden: true },
     el("label", { for: "invite-link" }, t("Invite link")), parts.invite,
     el("button", { type: "button", onclick: copyInvite }, t("Copy")));
@@ -109,14 +111,14 @@ export function mountTable(root, context) {
   parts.round = el("div", { class: "round", testid: "round" },
     parts.opponents, parts.centre,
     el("div", { class: "layers upper" }, parts.walk),
-    el("div", { class: "layers" }, parts.inviteBox, parts.summary, parts.lastTrickOut, parts.result));
+    el("div", { class: "layers" }, parts.inviteBox, parts.takeback.layer, parts.summary, parts.lastTrickOut, parts.result));
   // What speaks of my next move, just above my hand: why a card cannot be played, the hint.
   parts.bubbles = el("div", { class: "bubbles" }, parts.why, parts.hintOut);
   put(root,
     el("div", { class: "t-head" },
       el("div", { class: "t-what" }, parts.title, parts.scores),
       el("div", { class: "t-now" }, parts.turn, parts.watchers),
-      el("div", { class: "t-tools" }, parts.hint, parts.noHints, parts.lastTrick, parts.resign, parts.leave,
+      el("div", { class: "t-tools" }, parts.hint, parts.noHints, parts.takeback.button, parts.lastTrick, parts.resign, parts.leave,
         soundButton(), parts.sideToggle)),
     el("div", { class: "felt" }, parts.round, el("div", { class: "me-wrap" }, parts.bubbles, parts.me)),
     parts.side);
@@ -199,6 +201,7 @@ export function renderTable(tb) {
   parts.me.hidden = tb.seat === null;
   if (tb.seat !== null) renderMe(tb, model);
   renderHint(tb);
+  renderTakeback(tb, parts.takeback, seatLabel, againstComputer);
   renderResult(tb, parts.result, ctx, (s) => seatLabel(tb, s));
   parts.resign.hidden = tb.seat === null || !!tb.outcome || tb.to_move === null;
   parts.leave.textContent = tb.seat === null ? t("Stop watching") : tb.outcome ? t("Back to the lobby") : t("Leave the table");
@@ -510,6 +513,11 @@ function logLine(tb, e) {
       return line;
     }
     case "resign": return fill(t("{name} resigned."), { name: who });
+    case "takeback": return e.action
+      ? [...fill(t("{name} took back a move:"), { name: who }), " ", actionLabel(tb, e.action)]
+      : fill(t("{name} took back a move."), { name: who });
+    case "takeback_ask": return fill(t("{name} asked to take back their last move."), { name: who });
+    case "takeback_no": return fill(t("{name} refused the take-back."), { name: who });
     case "timeout":
       if (!e.action) return fill(t("{name} ran out of time."), { name: who });
       // The default move made for the seat, as the event says (docs/protocol.md#event).
