@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.dialogs import Confirm
+from trumps.tui.connect.model import TableModel
 from trumps.tui.connect.table import TableScreen
 
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
@@ -58,7 +60,10 @@ def test_u_takes_back_my_move_against_the_computer(server: ServerProc, tmp_path:
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
             screen = app.screen
             assert isinstance(screen, TableScreen)
-            t = lambda: screen.model  # noqa: E731
+
+            def t() -> TableModel:
+                return screen.model
+
             await until(pilot, lambda: t().can_act, "my turn")
             assert not t().can_take_back and screen.check_action("takeback", ()) is False
             hand = sorted(t().view["hands"][0])
@@ -69,7 +74,7 @@ def test_u_takes_back_my_move_against_the_computer(server: ServerProc, tmp_path:
             await until(pilot, lambda: "takeback" in kinds(screen), "the take-back")
             assert sorted(t().view["hands"][0]) == hand
             assert not t().can_take_back  # that was my only move
-            log = "\n".join(str(line) for line in screen.query_one("#log").lines)
+            log = "\n".join(str(line) for line in screen.query_one("#log", RichLog).lines)
             assert "Olena takes back a move: " in log
 
     asyncio.run(body())
