@@ -446,10 +446,12 @@ class Table(Persisted):
         if refusal is not None:
             self._error(c.conn, *refusal)
             return
+        # Every other person holding a seat is asked, one away too (a takeover bot's move
+        # meanwhile answers no); a seat nobody holds is the bots', as at a computer's seat.
         others = frozenset(
             s
             for s, other in enumerate(self.seats)
-            if s != seat and other.level is None and other.owner is not None and not other.away
+            if s != seat and other.level is None and other.owner is not None
         )
         if not others:  # against the computer: at once
             self._take_back(seat)
