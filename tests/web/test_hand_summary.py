@@ -13,6 +13,7 @@ first hand, seat 3 in the second: the deal does not depend on the play).
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -66,6 +67,17 @@ async def check_summary(
         made = hand["scores"][seat] - before[seat]
         expected = [name, str(hand["won"][seat]), f"+{made}", str(hand["scores"][seat])]
         assert cells == expected, (hand["hand"], cells, expected)
+
+
+async def relayed(sent: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The messages of ``kind`` the page sent, once there is one: the route relays each one
+    a moment after the page sends it (a failure after 10 s)."""
+    for _ in range(500):
+        found = [m for m in sent if m.get("type") == kind]
+        if found:
+            return found
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the page sent no {kind!r}")
 
 
 async def my_turn_or_summary(page: Page) -> None:
@@ -173,11 +185,12 @@ def test_continue_on_the_summary_tells_the_server_the_hand_was_read(
         assert not [m for m in sent if m.get("type") == "continue"]
         await summary.get_by_test_id("summary-close").click()
         await expect(summary).to_have_count(0)
-        read = [m for m in sent if m.get("type") == "continue"]
-        assert [(m["hand"], m["table_id"]) for m in read] == [(1, read[0]["table_id"])]
+        await relayed(sent, "continue")
         await page.wait_for_function(
             "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
         )  # the second hand is played
+        read = [m for m in sent if m.get("type") == "continue"]
+        assert [(m["hand"], m["table_id"]) for m in read] == [(1, read[0]["table_id"])]
         await ctx.close()
 
     run(body)
@@ -218,11 +231,12 @@ def test_with_a_pause_set_the_summary_counts_down_and_continues_by_itself(
         await expect(button).to_have_text(re.compile(r"Continue \([1-5]\)"))
         assert not [m for m in sent if m.get("type") == "continue"]  # not before its time
         await expect(summary).to_have_count(0, timeout=10_000)  # nobody pressed it
-        read = [m for m in sent if m.get("type") == "continue"]
-        assert [m["hand"] for m in read] == [1]
+        await relayed(sent, "continue")
         await page.wait_for_function(
             "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
         )  # the second hand is played
+        read = [m for m in sent if m.get("type") == "continue"]
+        assert [m["hand"] for m in read] == [1]
         assert await page.evaluate("() => localStorage.getItem('trumps.pause')") == "5"
         await ctx.close()
 

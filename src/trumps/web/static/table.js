@@ -9,22 +9,23 @@ import { bdi, el, fill, put, reducedMotion } from "./dom.js";
 import { cardImage, cardText, isCard, sortHand, suitSymbol } from "./cards.js";
 import { rulesLine } from "./rulesview.js";
 import { botName, cardName, gameName, levelName, listed, num, personName, plural, suitName, t } from "./i18n.js";
-import { actionNodes, centreNode, clockNode, formatClock, othersInOrder, scoresNode, seatBox } from "./board.js";
+import { centreNode, clockNode, formatClock, othersInOrder, scoresNode, seatBox } from "./board.js";
 import { fitSeats } from "./seating.js";
-import { clockLeft, LOG_MAX } from "./net.js";
+import { clockLeft } from "./net.js";
 import { hintTemplate, whyText } from "./why.js";
 import { walkthrough } from "./help.js";
 import { handOrder, layoutHand, markArrivals } from "./handview.js";
 import { holdHand, stopCounting } from "./handpause.js";
 import { arrange, dragToArrange } from "./handdrag.js";
-import { handSummary, logExtras, previousTrick, tookLine, trickHold, trickNode } from "./trickview.js";
+import { handSummary, previousTrick, trickHold, trickNode } from "./trickview.js";
 import { afterRender, enterTable, mountA11y } from "./a11y.js";
 import { onHelpKey } from "./keyhelp.js";
 import { renderResult } from "./resultview.js";
 import { ratedBadge } from "./ratings.js";
 import { soundButton } from "./sound.js";
-import { phraseButtons, phraseText } from "./phrases.js";
+import { phraseButtons } from "./phrases.js";
 import { renderTakeback, takebackParts } from "./takebackview.js";
+import { chatList, forgetLists, logList } from "./tablelog.js";
 
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
 let parts = null; // the section's persistent elements
@@ -502,95 +503,13 @@ function actionLabel(tb, action) {
   return el("span", {}, wordLabel(tb, action));
 }
 
-function logLine(tb, e) {
-  const name = e.seat === null || e.seat === undefined ? "" : seatLabel(tb, e.seat);
-  const who = bdi(name);
-  switch (e.kind) {
-    case "start": return [t("The game started.")];
-    case "action": {
-      const line = tookLine(e, name) ?? actionNodes(name, e.action);
-      if (e.by_bot && !tb.seats[e.seat]?.bot) line.push(" ", el("em", {}, t("(played by a bot)")));
-      return line;
-    }
-    case "resign": return fill(t("{name} resigned."), { name: who });
-    case "takeback": return e.action
-      ? [...fill(t("{name} took back a move:"), { name: who }), " ", actionLabel(tb, e.action)]
-      : fill(t("{name} took back a move."), { name: who });
-    case "takeback_ask": return fill(t("{name} asked to take back their last move."), { name: who });
-    case "takeback_no": return fill(t("{name} refused the take-back."), { name: who });
-    case "timeout":
-      if (!e.action) return fill(t("{name} ran out of time."), { name: who });
-      // The default move made for the seat, as the event says (docs/protocol.md#event).
-      return [...fill(t("{name} ran out of time; a move was made for them:"), { name: who }), " ", ...actionNodes(name, e.action)];
-    case "join": return fill(t("{name} sat down."), { name: who });
-    case "leave": return fill(t("{name} left the table."), { name: who });
-    case "disconnect": return fill(t("{name} lost the connection."), { name: who });
-    case "takeover": return afterLeave(tb, e)
-      ? fill(t("{name} left; a bot plays the seat."), { name: who })
-      : fill(t("{name} is away; a bot plays until they come back."), { name: who });
-    case "return": return fill(t("{name} reconnected."), { name: who });
-    default: return [e.kind];
-  }
-}
-
-/** A takeover right after its seat's player left on purpose (the seat is the bot's for good). */
-function afterLeave(tb, e) {
-  const i = tb.log.findIndex((x) => x.number === e.number);
-  const before = i > 0 ? tb.log[i - 1] : null;
-  return before?.kind === "leave" && before.seat === e.seat;
-}
-
-/** Append the items past the last one shown (rebuild only for another table), so that the
- *  aria-live list announces new lines only. */
-function appendNew(list, tb, items, make) {
-  if (list.dataset.table !== tb.id) {
-    put(list);
-    Object.assign(list.dataset, { table: tb.id, last: "0" });
-  }
-  let last = Number(list.dataset.last);
-  for (const item of items) {
-    if (item.number > last) {
-      list.append(make(item));
-      last = item.number;
-    }
-  }
-  list.dataset.last = String(last);
-  while (list.childElementCount > LOG_MAX) list.firstElementChild.remove();
-  toEnd(list);
-}
-
-/** Scroll each list given to its newest line at the next frame, when the page is laid out
- *  anyway: read now, its height would force a layout in the middle of drawing the table. */
-const atEnd = new Set();
-function toEnd(list) {
-  if (!atEnd.size) {
-    requestAnimationFrame(() => {
-      for (const l of atEnd) l.scrollTop = l.scrollHeight;
-      atEnd.clear();
-    });
-  }
-  atEnd.add(list);
-}
-
-/** An event's log line, and the lines it adds: who won the trick, a hand over and the
- *  next dealt, a pick-up's size. */
-function logItems(tb, e) {
-  const items = document.createDocumentFragment();
-  items.append(el("li", { class: e.by_bot ? "by-bot" : null, "data-event": e.number }, logLine(tb, e)));
-  for (const line of logExtras(e, (s) => seatLabel(tb, s))) items.append(el("li", { class: "closed", "data-event": e.number }, line));
-  return items;
-}
-
-const renderLog = (tb) => appendNew(parts.log, tb, tb.log, (e) => logItems(tb, e));
-
-// (a quick phrase in my language, its code as the tooltip; anything else as written)
-const renderChat = (tb) => appendNew(parts.chat, tb, tb.chat, (c) => el("li", {},
-  el("strong", {}, bdi(personName(c.name))), c.seat === null || c.seat === undefined ? [" (", t("watching"), ")"] : "", ": ",
-  phraseText(c.text) ? el("span", { class: "phrase", title: c.text }, phraseText(c.text)) : bdi(c.text)));
+const words = { seatLabel, actionLabel };
+const renderLog = (tb) => logList(parts.log, tb, words);
+const renderChat = (tb) => chatList(parts.chat, tb);
 
 /** Forget what the log and chat show (after a language change). */
 export function resetLists() {
-  for (const list of [parts?.log, parts?.chat]) if (list) delete list.dataset.table;
+  forgetLists(parts?.log, parts?.chat);
 }
 
 // ------------------------------------------------------------------ input
