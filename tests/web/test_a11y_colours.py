@@ -111,11 +111,12 @@ def test_contrast_of_the_table_in_every_language_and_theme(
 
 
 # What the colour system gives the page and the table now: the page's background, the
-# table's wooden rail (the felt's first inset shadow) and the colour scheme in use.
+# table's wooden rail (the first inset shadow of the felt's cloth, a layer of its own) and the
+# colour scheme in use.
 LOOK = """() => {
   const felt = document.querySelector("#table .felt");
   return { page: getComputedStyle(document.body).backgroundColor,
-           rail: getComputedStyle(felt).boxShadow.match(/rgba?\\([^)]*\\)/)?.[0] ?? "none",
+           rail: getComputedStyle(felt, "::before").boxShadow.match(/rgba?\\([^)]*\\)/)?.[0] ?? "none",
            scheme: document.documentElement.dataset.scheme };
 }"""
 LIGHT = {"page": "rgb(239, 234, 223)", "rail": "rgb(110, 69, 38)"}
@@ -148,14 +149,13 @@ def test_the_appearance_follows_the_device_or_the_player_s_choice_and_is_kept(
         await expect(page.locator("html[data-ready='1']")).to_have_count(1)
         await expect(page.get_by_test_id("hand")).to_be_visible()
         assert await look("light") == {**DARK, "scheme": "dark"}
-        # high contrast keeps its black table, with no rail, whatever the scheme
+        # high contrast keeps its black table, with no cloth or rail, whatever the scheme
         await setting(page, "theme", "contrast")
-        assert (
-            await page.evaluate(
-                "() => getComputedStyle(document.querySelector('#table .felt')).boxShadow"
-            )
-            == "none"
-        )
+        assert await page.evaluate(
+            "() => { const felt = document.querySelector('#table .felt');"
+            " return [getComputedStyle(felt).backgroundColor,"
+            " getComputedStyle(felt, '::before').display]; }"
+        ) == ["rgb(0, 0, 0)", "none"]
         await setting(page, "scheme", "auto")
         assert await page.evaluate("() => localStorage.getItem('trumps.scheme')") is None
         await ctx.close()
