@@ -19,6 +19,7 @@ from trumps.server.protocol import Error, Event, ServerMessage, TableState
 from trumps.server.sessions import Sessions
 from trumps.server.table import (
     Act,
+    Disconnect,
     Join,
     Table,
     TableConfig,
@@ -207,6 +208,42 @@ def test_between_people_the_others_accept_or_refuse_and_a_move_answers_no() -> N
         await table.stop()
         assert replays(table)
         assert all(q.leaks == [] for q in seats)
+
+    run(main)
+
+
+def test_a_person_away_is_asked_too_not_passed_over() -> None:
+    """Between people, one of them away (a takeover bot plays for them): the take-back is
+    asked, not done at once, and the next move lets the request lapse."""
+
+    async def main() -> None:
+        game = new_game("twentyfive", players=2, seed=8)
+        config = TableConfig(grace=0.0, takeover="random")
+        table = Table("t-away", game, [None, None], config=config, bot_seed=1)
+        ana, bea = Watched(table, 0), Watched(table, 1)
+        table.submit(Join(ana, seat=0, name="Ana"))
+        table.submit(Join(bea, seat=1, name="Bea"))
+        table.launch()
+        await table.settled()
+        assert game.current_player == 0  # Ana leads (seed 8)
+        table.submit(Disconnect(bea))  # Bea's seat is hers, a bot plays it from now on
+        lead = await event_of(ana, "takeover")
+        assert lead.to_move == 0 and lead.legal
+        table.submit(Act(ana, lead.legal[0], table.number))
+        await event_of(ana, "action")
+        await table.settled()
+        played = len(game.history)
+        assert game.current_player == 0  # Ana won the trick and leads again (seed 8)
+        table.submit(TakebackCmd(ana))  # Bea, away, is asked: nothing is undone yet
+        asked = await event_of(ana, "takeback_ask")
+        assert asked.takeback == 0 and len(game.history) == played
+        table.submit(Act(ana, latest(ana, asked).legal[0], table.number))
+        moved = await event_of(ana, "action")
+        assert moved.takeback is None
+        await table.settled()
+        assert table.takeback is None and len(game.history) >= 2
+        await table.stop()
+        assert ana.leaks == []
 
     run(main)
 
