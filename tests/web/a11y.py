@@ -14,7 +14,7 @@ from typing import Any
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
-from web.kit import set_name
+from web.kit import MINE_OR_OVER, set_name
 
 SEVERE = ("serious", "critical")
 AXE = Axe()
@@ -75,12 +75,6 @@ def severe(found: list[Violation]) -> list[Violation]:
     return [v for v in found if v.impact in SEVERE]
 
 
-MINE = (
-    "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
-    " || !document.querySelector(\"[data-testid='result']\")?.hidden"
-)
-
-
 async def home(page: Page) -> None:
     """The first screen: the two games and the levels."""
     await page.locator("nav [data-show='home']").click()
@@ -106,7 +100,7 @@ async def _vs_computer(page: Page, game: str, players: str) -> None:
     await page.get_by_test_id("pc-level").select_option("random")
     await page.get_by_test_id("play-computer").click()
     await expect(page.get_by_test_id("table")).to_be_visible()
-    await page.wait_for_function(MINE)
+    await page.wait_for_function(MINE_OR_OVER)
 
 
 async def kozyri_table(page: Page) -> None:
@@ -173,4 +167,4 @@ async def vs_bots(page: Page, game: str, players: str = "", *, keyboard: bool = 
     else:
         await page.get_by_test_id("play-computer").click()
     await expect(page.get_by_test_id("table")).to_be_visible()
-    await page.wait_for_function(MINE)
+    await page.wait_for_function(MINE_OR_OVER)

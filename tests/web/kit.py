@@ -45,6 +45,13 @@ KOZYRI_SEED = 1040  # a short duel when both players play their lowest legal car
 WAIT = 20_000  # ms any single expectation may take
 BODY_SECONDS = 240  # a whole test body
 
+# Page states the tests wait for: it is my turn; or my turn or the game's end.
+MINE = "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+MINE_OR_OVER = (
+    "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
+    " || !document.querySelector(\"[data-testid='result']\")?.hidden"
+)
+
 Msg = dict[str, Any]
 Body = Callable[[Browser], Awaitable[None]]
 Run = Callable[[Body], None]

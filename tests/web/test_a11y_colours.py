@@ -11,8 +11,8 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.a11y import EVENT, LOCALES, MINE, STATIC, vs_bots
-from web.kit import Run, open_page, setting
+from web.a11y import EVENT, LOCALES, STATIC, vs_bots
+from web.kit import MINE_OR_OVER, Run, open_page, setting
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
@@ -89,12 +89,12 @@ def test_contrast_of_the_table_in_every_language_and_theme(
                 before = await page.evaluate(EVENT)
                 await page.keyboard.press("1")
                 await page.wait_for_function(f"() => ({EVENT})() !== {before!r}")
-                await page.wait_for_function(MINE)
+                await page.wait_for_function(MINE_OR_OVER)
         bad: dict[str, list[str]] = {}
         for lang in LOCALES:
             await setting(page, "lang-select", lang)
             await expect(page.locator("html")).to_have_attribute("lang", lang)
-            await page.wait_for_function(MINE)
+            await page.wait_for_function(MINE_OR_OVER)
             for scheme in ("light", "dark"):  # the page follows the system's colour scheme
                 await page.emulate_media(color_scheme=scheme)
                 for theme in ("standard", "contrast"):
@@ -209,7 +209,7 @@ def test_at_200_percent_zoom_the_centre_and_the_hand_fit_in_the_window(
         if game == "kozyri":  # the trump choice first, then the pile
             await page.keyboard.press("1")
             await expect(page.locator(centre)).to_have_count(1)
-            await page.wait_for_function(MINE)
+            await page.wait_for_function(MINE_OR_OVER)
         box = await page.evaluate(
             """(sel) => {
               const hand = document.querySelector("[data-testid='hand']");

@@ -11,8 +11,8 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.a11y import EVENT, LOCALES, MINE, vs_bots
-from web.kit import Run, open_page, set_name, setting
+from web.a11y import EVENT, LOCALES, vs_bots
+from web.kit import MINE_OR_OVER, Run, open_page, set_name, setting
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
@@ -56,7 +56,7 @@ async def press_and_wait(page: Page, key: str) -> None:
         f"() => ({EVENT})() !== {before!r}"
         " || !document.querySelector(\"[data-testid='result']\").hidden"
     )
-    await page.wait_for_function(MINE)
+    await page.wait_for_function(MINE_OR_OVER)
 
 
 def test_one_announcement_per_event_with_trick_winners(server: ServerProc, run: Run) -> None:
@@ -136,7 +136,7 @@ def test_keyboard_only_a_whole_hand_keeps_the_focus_in_the_table(
             assert where.startswith("table "), (keys, where)
         assert keys >= 5
         if game == "twentyfive":  # the next deal: the focus is on a card of the new hand
-            await page.wait_for_function(MINE)
+            await page.wait_for_function(MINE_OR_OVER)
             assert (await page.evaluate(FOCUS)).startswith("table card-")
         await ctx.close()
 

@@ -15,13 +15,12 @@ from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, 
 
 from server.e2e import ServerProc
 from trumps.games import new_game
-from web.kit import SHOTS, Run, hand_at_rest, open_page, set_name, setting
+from web.kit import MINE, SHOTS, Run, hand_at_rest, open_page, set_name, setting
 
 # The server deals table k with seed ROB_SEED + k: at the first table of two players of
 # Twenty-Five, the person (seat 0) holds the ace of trumps and may rob.  Checked below.
 ROB_SEED = 2004
 WS_URL = re.compile(r"/ws$")
-MINE = "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
 Msg = dict[str, Any]
 
 

@@ -11,12 +11,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.kit import SHOTS, Run, open_page, set_name
-
-MINE = (
-    "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
-    " || !document.querySelector(\"[data-testid='result']\")?.hidden"
-)
+from web.kit import MINE_OR_OVER, SHOTS, Run, open_page, set_name
 
 
 async def to_a_dimmed_card(page: Page) -> str:
@@ -26,7 +21,7 @@ async def to_a_dimmed_card(page: Page) -> str:
     hand = page.get_by_test_id("hand")
     legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
     for _ in range(100):
-        await page.wait_for_function(MINE)
+        await page.wait_for_function(MINE_OR_OVER)
         assert not await result.is_visible(), "the game ended before a card was dimmed"
         if await page.get_by_test_id("turn").get_attribute("data-mine") != "true":
             continue
@@ -135,7 +130,7 @@ def test_a_hint_in_persian_is_a_sentence_with_persian_digits(server: ServerProc,
         await expect(table).to_be_visible()
         legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
         for _ in range(100):  # to a turn of mine with a real choice of cards
-            await page.wait_for_function(MINE)
+            await page.wait_for_function(MINE_OR_OVER)
             if await page.get_by_test_id("turn").get_attribute("data-mine") != "true":
                 continue
             cards = page.locator("[data-testid='hand'] [data-legal='true']")

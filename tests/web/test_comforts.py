@@ -9,14 +9,10 @@ import re
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.kit import Run, open_page, setting
+from web.kit import MINE_OR_OVER, Run, open_page, setting
 
 RANKS = "AKQJT98765432"
 HAND = "() => [...document.querySelectorAll(\"#table [data-testid='hand'] button.hcard\")].map((b) => b.dataset.card)"
-MINE_OR_OVER = (
-    "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
-    " || !document.querySelector(\"[data-testid='result']\")?.hidden"
-)
 
 
 async def twentyfive_duel(page: Page) -> None:
@@ -57,6 +53,14 @@ def test_the_hand_is_sorted_by_suit_or_by_rank_and_the_choice_is_kept(
     run(body)
 
 
+PLAYABLE = """() => ({
+  cards: [...document.querySelectorAll("#table [data-testid='hand'] button.hcard[data-legal='true']")]
+    .map((b) => b.dataset.card),
+  words: document.querySelectorAll("[data-testid^='action-']:enabled").length,
+  event: document.querySelector("[data-testid='table']").dataset.event,
+})"""
+
+
 def test_a_lone_playable_card_goes_by_itself_when_asked_for(server: ServerProc, run: Run) -> None:
     """Off at first; on, the last trick's single card (and any other lone card) is played
     without a click, and only then."""
@@ -69,25 +73,28 @@ def test_a_lone_playable_card_goes_by_itself_when_asked_for(server: ServerProc, 
         await setting(page, "auto-play", True)
         await twentyfive_duel(page)
         result = page.get_by_test_id("result")
-        legal = page.locator("#table [data-testid='hand'] button.hcard[data-legal='true']")
-        words = page.locator("[data-testid^='action-']:enabled")
+        table = page.get_by_test_id("table")
         lone = 0
         for _ in range(60):
             await page.wait_for_function(MINE_OR_OVER)
             if await result.is_visible() or lone >= 2:
                 break
-            cards = await legal.count()
-            if cards == 1 and await words.count() == 0:
-                card = await legal.first.get_attribute("data-card")
+            # what may be played, read at one moment (a lone card may leave any time now)
+            now = await page.evaluate(PLAYABLE)
+            if len(now["cards"]) == 1 and not now["words"]:
                 # not clicked: it leaves the hand by itself
+                card = now["cards"][0]
                 await expect(
                     page.locator(f"#table [data-testid='hand'] [data-card='{card}']")
                 ).to_have_count(0)
                 lone += 1
-            elif cards:
-                await legal.first.click()
+                continue
+            if now["cards"]:
+                card = now["cards"][0]
+                await page.locator(f"#table [data-testid='hand'] [data-card='{card}']").click()
             else:
-                await words.first.click()
+                await page.locator("[data-testid^='action-']:enabled").first.click()
+            await expect(table).not_to_have_attribute("data-event", now["event"])
         assert lone >= 1, "no lone card was played by itself"
 
     run(body)

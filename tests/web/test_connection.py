@@ -14,12 +14,11 @@ import re
 from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from server.e2e import ServerProc
-from web.kit import SHOTS, WAIT, Run, open_page, set_name
+from web.kit import MINE, SHOTS, WAIT, Run, open_page, set_name
 
 WS_URL = re.compile(r"/ws$")
 # What may be played now: a raised card, or an enabled word (take, a trump suit, rob …).
 PLAYABLE = "[data-testid='hand'] .hcard.legal, [data-testid^='action-']:enabled"
-MINE = "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
 
 
 async def against_the_computer(page: Page, *, cards: bool = False) -> None:

@@ -13,7 +13,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc
-from web.kit import SHOTS, Run, open_page
+from web.kit import MINE_OR_OVER, SHOTS, Run, open_page
 
 # The sizes of issue 27 §1: width, height, and whether it is a touch device.
 VIEWPORTS = {
@@ -112,12 +112,6 @@ async def start(page: Page, game: str, players: int) -> None:
     await page.get_by_test_id("pc-level").select_option("random")
     await page.get_by_test_id("play-computer").click()
     await expect(page.get_by_test_id("round")).to_be_visible()
-
-
-MINE_OR_OVER = (
-    "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
-    " || !document.querySelector(\"[data-testid='result']\")?.hidden"
-)
 
 
 async def play_on(page: Page, moves: int) -> list[str]:

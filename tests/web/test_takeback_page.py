@@ -11,9 +11,8 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from web.a11y import axe, severe
-from web.kit import SHOTS, Run, open_page
+from web.kit import MINE, SHOTS, Run, open_page
 
-MINE = "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
 LEGAL = "#table [data-testid='hand'] [data-legal='true']"
 
 

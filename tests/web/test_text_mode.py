@@ -15,8 +15,8 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.a11y import MINE, axe, severe
-from web.kit import Run, open_page, set_name, setting
+from web.a11y import axe, severe
+from web.kit import MINE_OR_OVER, Run, open_page, set_name, setting
 
 SEED = 2026  # each test's first table is dealt from here (conftest.py)
 
@@ -82,7 +82,7 @@ async def text_table(page: Page, game: str, players: str = "") -> None:
     await page.get_by_test_id("play-computer").click()
     await expect(page.get_by_test_id("text-table")).to_be_visible()
     await expect(page.locator("#table .felt")).to_be_hidden()  # the drawn table is replaced
-    await page.wait_for_function(MINE)
+    await page.wait_for_function(MINE_OR_OVER)
     assert await page.evaluate(FOCUS) == "text-command"
     await page.evaluate(LISTEN)
 
@@ -110,7 +110,7 @@ async def move(page: Page, line: str) -> None:
         f"() => ({EVENT})() !== {before_event!r}"
         " || !document.querySelector(\"[data-testid='result']\").hidden"
     )
-    await page.wait_for_function(MINE)
+    await page.wait_for_function(MINE_OR_OVER)
     assert len(await page.evaluate(ANSWERS)) == before, (await page.evaluate(ANSWERS))[before:]
     assert await page.evaluate(FOCUS) == "text-command"
 
@@ -276,7 +276,7 @@ def test_a_game_of_svoi_kozyri_by_typed_commands(server: ServerProc, run: Run) -
                     break
                 await page.get_by_test_id("rematch").click()
                 await expect(result).to_be_hidden()
-                await page.wait_for_function(MINE)
+                await page.wait_for_function(MINE_OR_OVER)
                 await page.get_by_test_id("text-command").focus()
                 games += 1
             legal = await page.evaluate(LEGAL)
@@ -338,7 +338,7 @@ def test_persian_commands_answer_in_persian(server: ServerProc, run: Run) -> Non
 
 async def turn_of(pages: list[Page]) -> Page:
     """The page whose player is to move (or that shows the result)."""
-    waits = {asyncio.ensure_future(p.wait_for_function(MINE)): p for p in pages}
+    waits = {asyncio.ensure_future(p.wait_for_function(MINE_OR_OVER)): p for p in pages}
     done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()

@@ -16,14 +16,10 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from server.e2e import ServerProc
-from web.kit import WAIT, Run, open_page, setting
+from web.kit import MINE_OR_OVER, WAIT, Run, open_page, setting
 
 PASSWORD = "correct horse battery staple 42"
 WS_URL = re.compile(r"/ws$")
-MINE = (
-    "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
-    " || !document.querySelector(\"[data-testid='result']\")?.hidden"
-)
 EVENT = "() => document.querySelector(\"[data-testid='table']\").dataset.event"
 LEGAL = "[data-testid='hand'] [data-legal='true'], [data-testid^='action-']"
 _LOGINS = itertools.count(1)
@@ -74,7 +70,7 @@ async def move(page: Page) -> None:
 async def play_to_the_end(page: Page, most: int = 80) -> None:
     result = page.get_by_test_id("result")
     for _ in range(most):
-        await page.wait_for_function(MINE)
+        await page.wait_for_function(MINE_OR_OVER)
         if await result.is_visible():
             return
         await move(page)
@@ -120,7 +116,7 @@ async def rated_vs_computer(
     )
     accept_dialogs(page)
     await vs_computer(page, "kozyri", 2, rated=True)
-    await page.wait_for_function(MINE)
+    await page.wait_for_function(MINE_OR_OVER)
     return page
 
 
@@ -145,7 +141,7 @@ def test_persian_rules_help_and_log_write_rule_ids_and_cards_in_one_script(
         log = page.get_by_test_id("log")
         # until the log has shown an ace or a picture card (a card written without digits)
         for _ in range(30):
-            await page.wait_for_function(MINE)
+            await page.wait_for_function(MINE_OR_OVER)
             words = [
                 t
                 for t in await log.locator(".card-text").all_inner_texts()
@@ -257,7 +253,7 @@ def test_the_focus_ring_of_a_dimmed_card_contrasts_with_the_table_and_the_card(
         await bots_table(page, "twentyfive", 2)
         dimmed = page.locator(".hand.my-turn button.hcard[aria-disabled='true']")
         for _ in range(30):
-            await page.wait_for_function(MINE)
+            await page.wait_for_function(MINE_OR_OVER)
             if await dimmed.count():
                 break
             if await page.get_by_test_id("result").is_visible():
@@ -345,7 +341,7 @@ def test_log_numbers_past_99_are_shown_whole_in_english_and_persian(
         await bots_table(page, "twentyfive", 6, preset="forty-five")
         lines = page.get_by_test_id("log").locator("li")
         for _ in range(60):
-            await page.wait_for_function(MINE)
+            await page.wait_for_function(MINE_OR_OVER)
             if await lines.count() > 100:
                 break
             await move(page)
@@ -448,14 +444,14 @@ def test_no_stale_no_such_table_error_on_the_next_table(server: ServerProc, run:
         )
         accept_dialogs(page)
         await vs_computer(page, "kozyri", 2)
-        await page.wait_for_function(MINE)
+        await page.wait_for_function(MINE_OR_OVER)
         await page.get_by_test_id("resign").click()
         await expect(page.get_by_test_id("result")).to_be_visible()
         await page.get_by_test_id("leave").click()
         await expect(page.get_by_test_id("lobby")).to_be_visible()
         assert left, "the page did not leave the finished table"
         await vs_computer(page, "kozyri", 2)
-        await page.wait_for_function(MINE)
+        await page.wait_for_function(MINE_OR_OVER)
         table_id = await page.evaluate(
             "() => document.querySelector(\"[data-testid='invite-link']\").value.split('table=')[1]"
         )
@@ -572,18 +568,18 @@ def test_a_rated_game_against_the_computer_has_no_hint_button_and_says_why(
         where = await note.bounding_box()
         assert tools and where and tools["y"] <= where["y"] < tools["y"] + tools["height"]
         # no take-back either (docs/protocol.md#takeback): after a move of mine, none offered
-        await page.wait_for_function(MINE)
+        await page.wait_for_function(MINE_OR_OVER)
         before = await page.evaluate(EVENT)
         await page.locator(LEGAL).first.click()
         await page.wait_for_function(f"() => ({EVENT})() !== {before!r}")
-        await page.wait_for_function(MINE)
+        await page.wait_for_function(MINE_OR_OVER)
         await expect(page.get_by_test_id("takeback")).to_be_hidden()
 
         await page.get_by_test_id("resign").click()
         await expect(page.get_by_test_id("result")).to_be_visible()
         await page.get_by_test_id("leave").click()
         await vs_computer(page, "kozyri", 2, rated=False)
-        await page.wait_for_function(MINE)
+        await page.wait_for_function(MINE_OR_OVER)
         await expect(page.locator("#table .t-title [data-testid='rated']")).to_have_count(0)
         await expect(page.get_by_test_id("hint")).to_be_visible()
         await expect(page.get_by_test_id("no-hints")).to_be_hidden()
