@@ -9,14 +9,14 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Row, delete, event, insert, select, update
+from sqlalchemy import delete, event, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from trumps.records import FORMAT, InvalidRecord, replay
+from trumps.records import InvalidRecord, replay
 from trumps.store._tables import (
     FINISHED,
     RUNNING,
@@ -43,14 +43,24 @@ from trumps.store.base import (
 )
 from trumps.store.bulk import update_running
 from trumps.store.leases import Leases
-from trumps.store.ratingrows import RatingRows, check_plan
+from trumps.store.ratingrows import RatingRows
+from trumps.store.rows import (
+    chat_rows,
+    check_shape,
+    check_write,
+    event_rows,
+    player_of,
+    record_of_row,
+    seats_of,
+    take_back,
+    values_of,
+)
 from trumps.store.sessions import SessionRows
 
 __all__ = ["SqlStore"]
 
 _MIGRATIONS = Path(__file__).parent / "migrations"
 CHAT_KEPT = 50  # chat lines of a running table given back on resume (the latest)
-_KEYS = {"format", "game", "rules", "seed", "players", "actions", "outcome", "started", "finished"}
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -63,112 +73,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=15000")
     cursor.close()
-
-
-def _check_shape(record: Mapping[str, Any]) -> None:
-    if not isinstance(record, Mapping) or not _KEYS <= set(record) <= _KEYS | {"fair"}:
-        raise InvalidRecord(f"a record needs exactly the keys {sorted(_KEYS)} (and maybe fair)")
-    if record["format"] != FORMAT:
-        raise InvalidRecord(f"record format must be {FORMAT!r}, not {record['format']!r}")
-    seed = record["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise InvalidRecord(f"record seed must be a whole number ≥ 0, not {seed!r}")
-    if not isinstance(record["players"], list) or not isinstance(record["actions"], list):
-        raise InvalidRecord("record players and actions must be lists")
-
-
-def _seats(record: Mapping[str, Any], player_ids: Sequence[int | None] | None) -> list[int | None]:
-    n = len(record["players"])
-    if player_ids is None:
-        return [None] * n
-    ids = list(player_ids)
-    if len(ids) != n:
-        raise ValueError(f"a game of {n} seats needs {n} player ids, got {len(ids)}")
-    return ids
-
-
-def _values(record: Mapping[str, Any], status: str, table_id: str | None) -> dict[str, Any]:
-    return {
-        "status": status,
-        "table_id": table_id,
-        "game": record["game"],
-        "rules": dict(record["rules"]),
-        "seed": str(record["seed"]),
-        "players": list(record["players"]),
-        "actions": list(record["actions"]),
-        "outcome": None if record["outcome"] is None else dict(record["outcome"]),
-        "started": record["started"],
-        "finished": record["finished"],
-        # The fair deal's secret: stored once the game is over (a running table keeps it in
-        # its meta), served with the record.
-        "fair": record.get("fair") if status == FINISHED else None,
-    }
-
-
-def _event_rows(game_id: int, w: TableWrite) -> list[dict[str, Any]]:
-    return [
-        {
-            "game_id": game_id,
-            "number": e.number,
-            "kind": e.kind,
-            "seat": e.seat,
-            "action": e.action,
-            "by_bot": e.by_bot,
-            "ply": e.ply,
-        }
-        for e in w.events
-    ]
-
-
-def _chat_rows(game_id: int, w: TableWrite) -> list[dict[str, Any]]:
-    return [
-        {"game_id": game_id, "number": c.number, "seat": c.seat, "name": c.name, "text": c.text}
-        for c in w.chat
-    ]
-
-
-def _check_write(w: TableWrite) -> tuple[bool, int]:
-    """Check one table write before anything is stored: (finishes the game, first new ply)."""
-    _check_shape(w.record)
-    actions = w.record["actions"]
-    finished = w.record["outcome"] is not None
-    if finished and replay(w.record).outcome is None:
-        raise InvalidRecord(f"table {w.table_id}: the record's outcome is not its game's")
-    numbers = [e.number for e in w.events]
-    if numbers != sorted(set(numbers)) or any(n < 1 for n in numbers):
-        raise ValueError(f"table {w.table_id}: event numbers must rise from 1, not {numbers}")
-    plied = [e for e in w.events if e.ply is not None]
-    first = len(actions) - len(plied)
-    if first < 0 or [e.ply for e in plied] != list(range(first, len(actions))):
-        raise ValueError(f"table {w.table_id}: the events' plies are not the record's last actions")
-    if any(actions[e.ply] != e.action for e in plied if e.ply is not None):
-        raise ValueError(f"table {w.table_id}: an event's action is not the record's")
-    if w.rating is not None:
-        if not finished:
-            raise ValueError(f"table {w.table_id}: a rating plan comes only with a finished game")
-        check_plan(w.rating, len(w.record["players"]), w.record["outcome"])
-    return finished, first
-
-
-def _player(row: Row[Any]) -> Player:
-    return Player(id=row.id, name=row.name, password_hash=row.password_hash, login=row.login)
-
-
-def _record(row: Row[Any]) -> dict[str, Any]:
-    m = row._mapping
-    fair = m["fair"] if m["status"] == FINISHED else None
-    return {
-        **({} if fair is None else {"fair": fair}),
-        "format": FORMAT,
-        "game": m["game"],
-        "rules": m["rules"],
-        "seed": int(m["seed"]),
-        "players": m["players"],
-        "actions": m["actions"],
-        "outcome": m["outcome"],
-        "started": m["started"],
-        "finished": m["finished"],
-    }
 
 
 class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
@@ -217,14 +121,14 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
             ).one_or_none()
         if row is None:
             raise UnknownPlayer(f"no player has id {player_id!r}")
-        return _player(row)
+        return player_of(row)
 
     async def find_login(self, login: str) -> Player | None:
         async with self._engine.connect() as conn:
             row = (
                 await conn.execute(select(players).where(players.c.login == login))
             ).one_or_none()
-        return None if row is None else _player(row)
+        return None if row is None else player_of(row)
 
     async def set_account(
         self, player_id: int, login: str, password_hash: str, name: str | None = None
@@ -255,11 +159,11 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
         table_id: str | None = None,
         player_ids: Sequence[int | None] | None = None,
     ) -> int:
-        _check_shape(record)
+        check_shape(record)
         if replay(record).outcome is None:
             raise InvalidRecord("save_game needs a finished game; use update_running")
-        seats = _seats(record, player_ids)
-        values = _values(record, FINISHED, table_id)
+        seats = seats_of(record, player_ids)
+        values = values_of(record, FINISHED, table_id)
         async with self._engine.begin() as conn:
             running = await self._running_id(conn, table_id) if table_id is not None else None
             if running is None:
@@ -288,14 +192,14 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
     async def update_running_many(self, updates: Sequence[RunningUpdate]) -> list[int]:
         rows = []
         for u in updates:  # every record is checked before anything is written
-            _check_shape(u.record)
+            check_shape(u.record)
             if u.record["outcome"] is not None:
                 raise InvalidRecord("a running record has a null outcome; use save_game")
-            values = _values(u.record, RUNNING, u.table_id)
+            values = values_of(u.record, RUNNING, u.table_id)
             if u.meta is not None:
                 # Left out when None: an update keeps the stored meta, an insert leaves NULL.
                 values["meta"] = dict(u.meta)
-            rows.append((u, _seats(u.record, u.player_ids), values))
+            rows.append((u, seats_of(u.record, u.player_ids), values))
         ids = []
         async with self._engine.begin() as conn:
             for u, seats, values in rows:
@@ -324,7 +228,7 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
         return ids
 
     async def commit_tables(self, writes: Sequence[TableWrite]) -> list[int | Fenced]:
-        checked = [(w, *_check_write(w), _seats(w.record, w.player_ids)) for w in writes]
+        checked = [(w, *check_write(w), seats_of(w.record, w.player_ids)) for w in writes]
         results: list[int | Fenced] = []
         async with self._engine.begin() as conn:
             await self._lock_ratings(conn, [w.rating for w in writes if w.rating is not None])
@@ -364,8 +268,8 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
                         conn, [(w, game_id) for _, w, game_id in plain], self._now()
                     )
                     batched = {i: game_id in changed for i, _, game_id in plain}
-            event_rows: list[dict[str, Any]] = []
-            chat_rows: list[dict[str, Any]] = []
+            new_events: list[dict[str, Any]] = []
+            new_chat: list[dict[str, Any]] = []
             for i, (w, finished, first, seats) in enumerate(checked):
                 if i in batched:
                     if not batched[i]:  # fenced or finished meanwhile
@@ -373,10 +277,10 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
                         continue
                     game_id = found[w.table_id][0]
                     results.append(game_id)
-                    event_rows += _event_rows(game_id, w)
-                    chat_rows += _chat_rows(game_id, w)
+                    new_events += event_rows(game_id, w)
+                    new_chat += chat_rows(game_id, w)
                     continue
-                values = _values(w.record, FINISHED if finished else RUNNING, w.table_id)
+                values = values_of(w.record, FINISHED if finished else RUNNING, w.table_id)
                 if w.meta is not None:
                     values["meta"] = dict(w.meta)
                 if finished and w.bot_seats:
@@ -419,7 +323,7 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
                     if w.player_ids is not None:
                         await self._set_seats(conn, game_id, seats)
                     if w.undone is not None and not finished:
-                        await self._take_back(conn, game_id, w.record["actions"], w.undone)
+                        await take_back(conn, game_id, w.record["actions"], w.undone)
                 found[w.table_id] = (game_id, FINISHED if finished else RUNNING, w.fence)
                 results.append(game_id)
                 if finished and w.rating is not None:
@@ -430,34 +334,14 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
                     )
                     await conn.execute(delete(table_chat).where(table_chat.c.game_id == game_id))
                     continue
-                event_rows += _event_rows(game_id, w)
-                chat_rows += _chat_rows(game_id, w)
+                new_events += event_rows(game_id, w)
+                new_chat += chat_rows(game_id, w)
             # A write retried after its answer was lost finds its rows there: keep them.
-            if event_rows:
-                await conn.execute(self._insert_new(table_events), event_rows)
-            if chat_rows:
-                await conn.execute(self._insert_new(table_chat), chat_rows)
+            if new_events:
+                await conn.execute(self._insert_new(table_events), new_events)
+            if new_chat:
+                await conn.execute(self._insert_new(table_chat), new_chat)
         return results
-
-    @staticmethod
-    async def _take_back(
-        conn: AsyncConnection, game_id: int, actions: Sequence[str], kept: int
-    ) -> None:
-        """The running game ``game_id`` keeps only its first ``kept`` actions (a take-back):
-        the events that added later ones no longer add them, and if the row's own actions
-        (those stored before its events) reach past ``kept``, they are cut there."""
-        await conn.execute(
-            update(table_events)
-            .where(table_events.c.game_id == game_id, table_events.c.ply >= kept)
-            .values(ply=None)
-        )
-        stored = (
-            await conn.execute(select(games.c.actions).where(games.c.id == game_id))
-        ).scalar_one()
-        if len(stored) > kept:
-            await conn.execute(
-                update(games).where(games.c.id == game_id).values(actions=list(actions[:kept]))
-            )
 
     async def discard_running(self, table_id: str, fence: int, owner: str | None) -> bool:
         # Fenced like every write of a table: a former owner that stalled past its lease
@@ -506,7 +390,7 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
                     )
         out = []
         for row in rows:
-            record = _record(row)
+            record = record_of_row(row)
             logged = events.get(row.id, [])
             plied = sorted((e.ply, e.action) for e in logged if e.ply is not None)
             record["actions"] = list(record["actions"]) + [a for _, a in plied]
@@ -577,7 +461,7 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
         if row is None:
             kind = "game" if include_running else "finished game"
             raise UnknownGame(f"no {kind} has id {game_id!r}")
-        return _record(row)
+        return record_of_row(row)
 
     # -- helpers ------------------------------------------------------------------------
     def _insert_new(self, table: Any) -> Any:
