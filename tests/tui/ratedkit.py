@@ -8,12 +8,9 @@ import asyncio
 import json
 import random
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-from textual.pilot import Pilot
 
 from trumps.ai import Limits, make_bot
 from trumps.records import record_of
@@ -91,15 +88,6 @@ def recording(app: ConnectApp) -> list[Msg]:
 
     app.client.send = tap  # type: ignore[method-assign]
     return sent
-
-
-async def until(pilot: Pilot[None], pred: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``pred()`` holds; fail after ``TIMEOUT`` seconds."""
-    deadline = time.monotonic() + TIMEOUT
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
 
 
 def on_table(app: ConnectApp) -> str | None:

@@ -16,11 +16,10 @@ import random
 import re
 import sys
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
@@ -36,34 +35,14 @@ from trumps.tui.connect.text import choices, feed_text
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tuikit import SIZE, TIMEOUT, until
+
 from server.e2e import Client as WsClient
 from server.e2e import ServerProc, connected
 
-TIMEOUT = 30.0  # seconds any one wait may take
 GAME_TIMEOUT = 120.0  # seconds a whole game may take (a few dozen moves, usually ~10 s)
-SIZE = (120, 40)
 
 Msg = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    work = tmp_path_factory.mktemp("connect")
-    proc = ServerProc(f"sqlite+aiosqlite:///{work / 'trumps.db'}", work, bot_time=0.02)
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
-
-
-async def until(pilot: Pilot[None], pred: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``pred()`` holds; fail after ``TIMEOUT`` seconds."""
-    deadline = time.monotonic() + TIMEOUT
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
 
 
 def table(app: ConnectApp, table_id: str) -> TableModel:

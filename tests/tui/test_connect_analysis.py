@@ -33,7 +33,8 @@ from trumps.tui.connect.history import ReplayScreen
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for ratedkit's imports
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ratedkit import SIZE, database, signed_in_app, start_server, until
+from ratedkit import SIZE, database, signed_in_app, start_server
+from tuikit import until
 
 from server.e2e import ServerProc
 

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, Static
 
@@ -21,29 +18,9 @@ from trumps.tui.connect.table import TableScreen
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tuikit import SIZE, until
+
 from server.e2e import ServerProc
-
-TIMEOUT = 30.0
-SIZE = (120, 40)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    work = tmp_path_factory.mktemp("connect-details")
-    proc = ServerProc(f"sqlite+aiosqlite:///{work / 'trumps.db'}", work, bot_time=0.02)
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
-
-
-async def until(pilot: Pilot[None], pred: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
 
 
 async def open_form(pilot: Pilot[None], app: ConnectApp) -> None:

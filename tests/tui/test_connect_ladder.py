@@ -12,16 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ratedkit import (
-    SIZE,
-    database,
-    prefill,
-    signed_in_app,
-    start_server,
-    until,
-)
+from ratedkit import SIZE, database, prefill, signed_in_app, start_server
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
+from tuikit import until
 
 from server.e2e import ServerProc, free_port
 from trumps.tui.connect import ConnectApp

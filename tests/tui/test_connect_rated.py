@@ -23,10 +23,10 @@ from ratedkit import (
     recording,
     signed_in_app,
     start_server,
-    until,
 )
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
+from tuikit import until
 
 from server.e2e import ServerProc, connected
 from trumps.tui.connect import ConnectApp

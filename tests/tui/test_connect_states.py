@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from trumps.tui.connect import ConnectApp
@@ -27,18 +24,9 @@ from trumps.tui.connect.table import TableScreen
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tuikit import TIMEOUT, until
+
 from server.e2e import ServerProc, connected
-
-TIMEOUT = 30.0  # seconds any one wait may take
-
-
-async def until(pilot: Pilot[None], pred: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``pred()`` holds; fail after ``TIMEOUT`` seconds."""
-    deadline = time.monotonic() + TIMEOUT
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
 
 
 def test_offline_says_so_and_ctrl_r_retries_at_once(tmp_path: Path) -> None:
