@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
@@ -152,12 +153,8 @@ def test_two_hands_are_summed_up_with_the_robber_the_turn_up_and_a_score_history
     run(body)
 
 
-def test_continue_on_the_summary_tells_the_server_the_hand_was_read(
-    server: ServerProc, run: Run
-) -> None:
-    """At a paced table the next hand waits for the summary to be read (the server's side:
-    tests/server/test_pacing.py): Continue sends the hand's number, and play goes on."""
-    sent: list[dict[str, Any]] = []
+def sending_into(sent: list[dict[str, Any]]) -> Callable[[BrowserContext], Awaitable[None]]:
+    """A profile's setup that keeps in ``sent`` every message the page sends its server."""
 
     async def setup(context: BrowserContext) -> None:
         def keep(m: dict[str, Any]) -> dict[str, Any]:
@@ -166,21 +163,39 @@ def test_continue_on_the_summary_tells_the_server_the_hand_was_read(
 
         await context.route_web_socket(WS_URL, relay([], keep))
 
+    return setup
+
+
+async def first_hand_played(page: Page) -> Locator:
+    """A Twenty-Five duel against the random bot, its first hand played by first legal
+    moves: the hand's summary."""
+    await page.get_by_test_id("pc-game").select_option("twentyfive")
+    await page.get_by_test_id("pc-players").select_option("2")
+    await page.get_by_test_id("pc-level").select_option("random")
+    await page.get_by_test_id("play-computer").click()
+    summary = page.get_by_test_id("hand-summary")
+    legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+    for _ in range(40):
+        await my_turn_or_summary(page)
+        if await summary.count():
+            break
+        await legal.first.click()
+    return summary
+
+
+def test_continue_on_the_summary_tells_the_server_the_hand_was_read(
+    server: ServerProc, run: Run
+) -> None:
+    """At a paced table the next hand waits for the summary to be read (the server's side:
+    tests/server/test_pacing.py): Continue sends the hand's number, and play goes on."""
+    sent: list[dict[str, Any]] = []
+    setup = sending_into(sent)
+
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(
             browser, server.http + "/#lobby", name="Aoife", setup=setup, pace="fast"
         )
-        await page.get_by_test_id("pc-game").select_option("twentyfive")
-        await page.get_by_test_id("pc-players").select_option("2")
-        await page.get_by_test_id("pc-level").select_option("random")
-        await page.get_by_test_id("play-computer").click()
-        summary = page.get_by_test_id("hand-summary")
-        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
-        for _ in range(40):
-            await my_turn_or_summary(page)
-            if await summary.count():
-                break
-            await legal.first.click()
+        summary = await first_hand_played(page)
         await expect(summary).to_be_visible()
         assert not [m for m in sent if m.get("type") == "continue"]
         await summary.get_by_test_id("summary-close").click()
@@ -203,30 +218,14 @@ def test_with_a_pause_set_the_summary_counts_down_and_continues_by_itself(
     ("continue after 5 s"): its button counts down, then the page tells the server the hand
     was read, once, and the second hand is played; the setting is kept."""
     sent: list[dict[str, Any]] = []
-
-    async def setup(context: BrowserContext) -> None:
-        def keep(m: dict[str, Any]) -> dict[str, Any]:
-            sent.append(m)
-            return m
-
-        await context.route_web_socket(WS_URL, relay([], keep))
+    setup = sending_into(sent)
 
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(
             browser, server.http + "/#lobby", name="Aoife", setup=setup, pace="fast"
         )
         await setting(page, "hand-pause", "5")
-        await page.get_by_test_id("pc-game").select_option("twentyfive")
-        await page.get_by_test_id("pc-players").select_option("2")
-        await page.get_by_test_id("pc-level").select_option("random")
-        await page.get_by_test_id("play-computer").click()
-        summary = page.get_by_test_id("hand-summary")
-        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
-        for _ in range(40):
-            await my_turn_or_summary(page)
-            if await summary.count():
-                break
-            await legal.first.click()
+        summary = await first_hand_played(page)
         button = summary.get_by_test_id("summary-close")
         await expect(button).to_have_text(re.compile(r"Continue \([1-5]\)"))
         assert not [m for m in sent if m.get("type") == "continue"]  # not before its time
