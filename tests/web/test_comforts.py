@@ -9,7 +9,7 @@ import re
 from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
-from web.kit import MINE_OR_OVER, Run, open_page, setting
+from web.kit import MINE_OR_OVER, Run, hand_at_rest, open_page, setting
 
 RANKS = "AKQJT98765432"
 HAND = "() => [...document.querySelectorAll(\"#table [data-testid='hand'] button.hcard\")].map((b) => b.dataset.card)"
@@ -153,6 +153,7 @@ def test_a_card_dragged_by_mouse_or_finger_goes_where_it_is_dropped_and_is_not_p
         await page.wait_for_function(
             "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"
         )
+        await hand_at_rest(page)  # the dealt cards have landed: measured where they lie
         hand = await page.evaluate(HAND)
         event = await page.evaluate(EVENT)
         x, y = await centre(page, hand[0])
@@ -185,6 +186,7 @@ def test_a_card_dragged_by_mouse_or_finger_goes_where_it_is_dropped_and_is_not_p
         await phone.get_by_test_id("play-computer").click()
         await phone.locator("[data-testid^='action-']").first.click()  # trumps: then the deal
         await phone.wait_for_function(f"() => ({HAND})().length >= 8")
+        await hand_at_rest(phone)  # (a card still flying in is not where it will lie)
         hand = await phone.evaluate(HAND)
         first = await phone.get_by_test_id(f"card-{hand[0]}").bounding_box()
         assert first is not None
