@@ -1,6 +1,6 @@
 """Architecture: each layer imports only the layers before it; the engine is pure.
 
-cards/errors → games → ai → records/store → server → web/tui → cli (STYLE habit 1).
+cards/errors → games → ai → records/store/host → server → web/tui → cli (STYLE habit 1).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import trumps
 SRC = Path(trumps.__file__).parent
 
 LAYERS = [
-    "cards", "errors", "games", "ai", "envs", "records", "arena", "store", "server", "web", "tui",
+    "cards", "errors", "games", "ai", "envs", "records", "arena", "store", "host", "server", "web", "tui",
     "commands", "cli",
 ]  # fmt: skip
 # What each layer may import from trumps (besides itself).
@@ -28,7 +28,9 @@ ALLOWED = {
     "records": {"cards", "errors", "games"},
     "arena": {"cards", "errors", "games", "ai", "records"},
     "store": {"cards", "errors", "games", "records"},
-    "server": {"cards", "errors", "games", "ai", "records", "store"},
+    # A table host's parts without I/O, and the page's own host of games against bots.
+    "host": {"cards", "errors", "games", "ai", "records"},
+    "server": {"cards", "errors", "games", "ai", "records", "store", "host"},
     "web": set(),
     # The terminal client speaks the wire protocol: it imports trumps.server.protocol and
     # trumps.server.wiretypes.

@@ -30,9 +30,9 @@ import random
 from typing import Any, Final
 
 from trumps.ai.base import Decision
+from trumps.host.pacing import PACES, Pace
 from trumps.server.bots import BotRequest, Kind
 from trumps.server.commands import BotMove, ContinueCmd, Expire, HintCmd, Outbox
-from trumps.server.config import PACES, Pace
 from trumps.server.protocol import Hint as HintMsg
 from trumps.server.protocol import HintWhy
 from trumps.server.seats import Seats

@@ -29,7 +29,7 @@ from starlette.responses import Response
 from trumps.ai import BOTS
 from trumps.games import GAMES, Game
 from trumps.games.options import Option, Preset
-from trumps.server.config import PACES
+from trumps.host.pacing import PACES
 
 __all__ = ["catalog", "catalog_endpoint", "catalog_json"]
 

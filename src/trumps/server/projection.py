@@ -10,12 +10,12 @@ the order the table made it.
 from __future__ import annotations
 
 import logging
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
-from trumps.errors import TrumpsError
 from trumps.fairdeal import commitment
-from trumps.games.base import Game, Why
-from trumps.records import play_recorded
+from trumps.games.base import Why
+from trumps.host.notes import PlyNote, PlyNotes, shown_action, why_not_for
+from trumps.host.takeback import Refusal, takeback_refusal
 from trumps.server.commands import Outbox
 from trumps.server.protocol import ChatEntry, LogEntry, OutcomeInfo, SeatInfo, SpectatorList, WhyNot
 from trumps.server.protocol import Error as ErrorMsg
@@ -23,7 +23,6 @@ from trumps.server.protocol import Event as EventMsg
 from trumps.server.protocol import GameOver as GameOverMsg
 from trumps.server.protocol import TableState as TableStateMsg
 from trumps.server.tablebase import GAME_KINDS, TableBase, _Entry
-from trumps.server.takeback import Refusal, takeback_refusal
 from trumps.server.wiretypes import BotLevel, BotPace, ErrorCode, EventKind, GameId, Reason
 
 __all__ = ["LOG_IN_SNAPSHOT", "PlyNote", "Projection", "why_msg"]
@@ -31,14 +30,6 @@ __all__ = ["LOG_IN_SNAPSHOT", "PlyNote", "Projection", "why_msg"]
 log = logging.getLogger("trumps.server.table")
 
 LOG_IN_SNAPSHOT = 300  # the most recent events a snapshot carries
-
-
-class PlyNote(NamedTuple):
-    """What an action's event told beyond the action (``Projection.ply_notes``)."""
-
-    closed: dict[str, Any] | None = None
-    next_hand: int | None = None
-    took: int | None = None
 
 
 def why_msg(why: Why | None) -> WhyNot | None:
@@ -55,8 +46,7 @@ def why_msg(why: Why | None) -> WhyNot | None:
 class Projection(TableBase):
     """The messages of a table, each built for its recipient."""
 
-    _notes_game: Game | None = None  # the game replayed for ``ply_notes``
-    _notes: list[PlyNote]
+    _plies: PlyNotes | None = None  # ``ply_notes``, made at first use
 
     def outcome_info(self) -> OutcomeInfo | None:
         outcome = self.game.outcome
@@ -108,27 +98,14 @@ class Projection(TableBase):
     def _why_for(
         self, seat: int | None, view: dict[str, Any], legal: list[str]
     ) -> dict[str, WhyNot]:
-        """For the seat to move: why each card of its hand that is not legal now is not
-        (and ``take``, in Svoi Kozyri once the trumps are chosen), as the game says."""
-        if not legal or seat is None:
-            return {}
-        hand = view["hands"][seat]
-        asked = [c for c in hand if c not in legal]
-        if (
-            self.game.game_id == "kozyri"
-            and view["trumps"][seat] is not None
-            and "take" not in legal
-        ):
-            asked.append("take")
-        out: dict[str, WhyNot] = {}
-        for action in asked:
-            why = why_msg(self.game.why_not_in(view, action))
-            if why is not None:
-                out[action] = why
-        return out
+        """For the seat to move: why each card it may not play now is not (``trumps.host``)."""
+        return {
+            a: cast(WhyNot, why_msg(w))
+            for a, w in why_not_for(self.game, seat, view, legal).items()
+        }
 
     def takeback_refusal(self, seat: int) -> Refusal | None:
-        """Why ``seat`` may not take back its last move now (``trumps.server.takeback``)."""
+        """Why ``seat`` may not take back its last move now (``trumps.host.takeback``)."""
         return takeback_refusal(
             seat=seat,
             rated=self.config.rated,
@@ -151,38 +128,13 @@ class Projection(TableBase):
         return self.game.current_player if self.started else None
 
     def _shown(self, action: str | None, actor: int | None, viewer: int | None) -> str | None:
-        if action is None or viewer == actor:
-            return action
-        return self.game.public_action(action, viewer)  # the game knows what is secret
+        return shown_action(self.game, action, actor, viewer)
 
     def ply_notes(self) -> list[PlyNote]:
-        """For each action of the game so far, what its event told beyond the action: what
-        it closed (``game.closed()``), the next hand dealt after a hand's end, and a Svoi
-        Kozyri pick-up's size (the view's ``take_count`` before it, K12).  Kept up to date
-        by replaying the new actions on a copy of the game made from its seed, so that it
-        holds also after a restart (the events are stored without it)."""
-        history = self.game.history
-        if self._notes_game is None or len(self._notes) > len(history):
-            game = self.game
-            self._notes_game = type(game).new(
-                players=game.players, rules=game.rules, seed=game.seed
-            )
-            self._notes = []
-        replayed = self._notes_game
-        for action in history[len(self._notes) :]:
-            mover = replayed.current_player
-            took = replayed.view(mover).get("take_count") if action == "take" else None
-            try:
-                play_recorded(replayed, action)
-            except TrumpsError:  # a game not made from its seed (a position): no notes
-                log.warning("table %s: its actions do not replay from the seed", self.table_id)
-                self._notes_game = replayed = type(self.game).from_json(self.game.to_json())
-                self._notes = [PlyNote()] * len(history)
-                break
-            closed = replayed.closed()
-            dealt = replayed.view(None).get("hand") if closed and "hand" in closed else None
-            self._notes.append(PlyNote(closed, dealt if replayed.outcome is None else None, took))
-        return self._notes
+        """What each action's event told beyond the action (``trumps.host.notes``)."""
+        if self._plies is None:
+            self._plies = PlyNotes()
+        return self._plies.of(self.game)
 
     def _log_entry(self, e: _Entry, seat: int | None, notes: list[PlyNote]) -> LogEntry:
         note = notes[e.ply] if e.ply is not None and e.ply < len(notes) else PlyNote()

@@ -193,7 +193,7 @@ class Seats(Projection):
         if fair is None or fair.seed == self.game.seed:
             return
         game = self.game
-        self._notes_game = None  # the notes were of the game before the deal
+        self._plies = None  # the notes were of the game before the deal
         self.game = new_game(game.game_id, players=game.players, rules=game.rules, seed=fair.seed)
 
     # -- who watches -----------------------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from trumps.ai import Limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import Game
+from trumps.host.takeback import kept_after_takeback
 from trumps.records import record_of
 from trumps.server.botplay import HINT_LEVEL, UNSTARTED_END
 from trumps.server.bots import BotRunner
@@ -63,7 +64,6 @@ from trumps.server.persist import Persisted
 from trumps.server.projection import LOG_IN_SNAPSHOT, why_msg
 from trumps.server.protocol import ChatPosted
 from trumps.server.tablebase import CHAT_IN_SNAPSHOT, TakebackAsk
-from trumps.server.takeback import kept_after_takeback
 from trumps.server.timing import TimeSource
 from trumps.server.wiretypes import EventKind
 from trumps.store import ChatLine, RunningTable
@@ -437,7 +437,7 @@ class Table(Persisted):
         self._emit("resign", seat=seat)
         self._maybe_end()
 
-    # -- take-backs (docs/protocol.md#takeback; the rule: trumps.server.takeback) ------------
+    # -- take-backs (docs/protocol.md#takeback; the rule: trumps.host.takeback) ------------
     def _ask_takeback(self, c: TakebackCmd) -> None:
         seat = self._seat_of(c.conn)
         if seat is None:

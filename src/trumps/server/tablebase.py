@@ -19,6 +19,7 @@ from typing import Any, cast
 from trumps.ai import make_bot
 from trumps.fairdeal import Fairness
 from trumps.games import Game
+from trumps.host.pacing import seat_names
 from trumps.ratings import Rating
 from trumps.server.bots import BotRunner
 from trumps.server.clock import FischerClocks
@@ -193,17 +194,7 @@ class TableBase:
         (``medium bot 1``, ``medium bot 2``), so that no two seats read alike; None for a
         person's seat nobody holds, and for a person who chose no name (``taken`` tells
         them apart: clients word the latter in their own language, "Guest")."""
-        levels = [seat.level for seat in self.seats]
-        counted: dict[str, int] = {}
-        out: list[str | None] = []
-        for seat in self.seats:
-            if seat.level is None:
-                out.append(seat.name)
-                continue
-            counted[seat.level] = counted.get(seat.level, 0) + 1
-            several = levels.count(seat.level) > 1
-            out.append(f"{seat.level} bot" + (f" {counted[seat.level]}" if several else ""))
-        return out
+        return seat_names([s.level for s in self.seats], [s.name for s in self.seats])
 
     def taken(self, seat: int) -> bool:
         """Someone holds ``seat``: a bot, a person, or the takeover bot of a person who gave

@@ -11,13 +11,12 @@ past the end of a hand (its score was told; the next hand is dealt).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
-
-from trumps.server.wiretypes import ErrorCode
+from typing import Any, Literal, Protocol
 
 __all__ = ["Refusal", "kept_after_takeback", "takeback_refusal"]
 
-Refusal = tuple[ErrorCode, str]
+#: An error code of the protocol (docs/protocol.md#error-codes) and its message.
+Refusal = tuple[Literal["not_allowed", "game_over"], str]
 
 
 class _Logged(Protocol):
@@ -60,7 +59,7 @@ def takeback_refusal(
 ) -> Refusal | None:
     """Why ``seat`` may not take back (or ask to take back) its last move now, or None.
     ``asked``: the seat whose take-back waits for answers; ``notes``: what each action
-    closed (``Projection.ply_notes``); ``plies``: the actions played so far."""
+    closed (``trumps.host.notes.PlyNotes``); ``plies``: the actions played so far."""
     if rated:
         return "not_allowed", "take-backs are not allowed at rated tables"
     if over:

@@ -1,0 +1,347 @@
+"""A host of games against the computer that needs no server (issue 28): one person in
+seat 0, bots in the other seats, speaking the server's protocol (docs/protocol.md) in plain
+dictionaries: the messages a client sends go in (``LocalHost.handle``), the messages the
+server would send come out, built from each seat's view as the server builds them.
+
+It keeps no clock of its own: ``LocalHost.bot_due()`` says how long the next bot move
+waits (the table's pace, docs/protocol.md#pacing) and ``LocalHost.bot_move()`` makes it, so
+that whoever drives it (the page's Web Worker, a test) owns the time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from trumps.ai import Bot, level_limits, make_bot
+from trumps.errors import IllegalAction, InvalidAction, TrumpsError
+from trumps.games import GAMES, Game, new_game
+from trumps.games.base import Why
+from trumps.host.notes import PlyNotes, shown_action, why_not_for
+from trumps.host.pacing import PACES, seat_names
+from trumps.host.takeback import kept_after_takeback, takeback_refusal
+
+__all__ = ["PROTOCOL", "LocalHost", "LocalTable"]
+
+PROTOCOL: Final = 1
+Msg = dict[str, Any]
+GAME_KINDS: Final = frozenset({"start", "action", "resign", "timeout", "takeback"})
+LOG_IN_SNAPSHOT: Final = 300  # as the server: the most recent events a snapshot carries
+
+
+def _why(why: Why) -> Msg:
+    """The wire form of a reason (the server's ``why_msg``): a card that may be in another
+    hand is not named."""
+    hidden = why.code in ("not_in_hand", "rob_needs_trump_ace")
+    return {
+        "code": why.code,
+        "rule": why.rule,
+        "cards": [] if hidden else list(why.cards),
+        "suit": why.suit,
+    }
+
+
+def error(code: str, message: str, table_id: str | None = None, why: Why | None = None) -> Msg:
+    return {
+        "type": "error", "code": code, "message": message, "table_id": table_id,
+        "why": None if why is None else _why(why), "rule": None,
+    }  # fmt: skip
+
+
+@dataclass
+class _Entry:
+    """One numbered event of the table (for the snapshot's log and take-backs)."""
+
+    number: int
+    kind: str
+    seat: int | None
+    action: str | None
+    by_bot: bool
+    ply: int | None
+
+
+@dataclass
+class LocalTable:
+    """One game against bots: the person in seat ``me``, a bot of ``levels[s]`` elsewhere."""
+
+    table_id: str
+    game: Game
+    levels: list[str | None]
+    name: str | None
+    bot_pace: str = "normal"
+    bot_time: float | None = None  # a bot's move at most this long (None: its level's own)
+    bot_seed: int | None = None
+    me: int = 0
+    events: list[_Entry] = field(default_factory=list)
+    _notes: PlyNotes = field(default_factory=PlyNotes)
+    _bots: dict[str, Bot] = field(default_factory=dict)
+    _rng: random.Random = field(init=False)
+    _pace_rng: random.Random = field(default_factory=random.Random)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.bot_seed)
+
+    # -- queries -----------------------------------------------------------------------
+    @property
+    def number(self) -> int:
+        return self.events[-1].number if self.events else 0
+
+    @property
+    def started(self) -> bool:
+        return any(e.kind == "start" for e in self.events)
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome is not None
+
+    def seats(self) -> list[Msg]:
+        names = seat_names(
+            self.levels, [self.name if s == self.me else None for s in range(len(self.levels))]
+        )
+        return [
+            {
+                "seat": s,
+                "name": names[s],
+                "bot": level,
+                "taken": True,
+                "connected": True,
+                "away": False,
+                "left": False,
+            }
+            for s, level in enumerate(self.levels)
+        ]
+
+    def _legal(self, seat: int) -> list[str]:
+        if not self.started or self.over or self.game.current_player != seat:
+            return []
+        return self.game.legal_actions()
+
+    def _seen(self, seat: int) -> tuple[Msg, list[str], dict[str, Msg]]:
+        view, legal = self.game.view(seat), self._legal(seat)
+        why = {a: _why(w) for a, w in why_not_for(self.game, seat, view, legal).items()}
+        return view, legal, why
+
+    def _refusal(self) -> tuple[str, str] | None:
+        return takeback_refusal(
+            seat=self.me, rated=False, started=self.started, over=self.over, asked=None,
+            events=self.events, notes=self._notes.of(self.game), plies=len(self.game.history),
+        )  # fmt: skip
+
+    def _outcome(self) -> Msg | None:
+        o = self.game.outcome
+        if o is None:
+            return None
+        return {
+            "winners": list(o.winners),
+            "losers": list(o.losers),
+            "draw": o.draw,
+            "reason": o.reason,
+        }
+
+    def snapshot(self) -> Msg:
+        """The ``table_state`` for the person."""
+        view, legal, why = self._seen(self.me)
+        notes = self._notes.of(self.game)
+        log = []
+        for e in self.events[-LOG_IN_SNAPSHOT:]:
+            note = notes[e.ply] if e.ply is not None and e.ply < len(notes) else None
+            log.append({
+                "number": e.number, "kind": e.kind, "seat": e.seat,
+                "action": shown_action(self.game, e.action, e.seat, self.me), "by_bot": e.by_bot,
+                "closed": note.closed if note else None,
+                "next_hand": note.next_hand if note else None, "took": note.took if note else None,
+            })  # fmt: skip
+        return {
+            "type": "table_state", "table_id": self.table_id, "game": self.game.game_id,
+            "rules": self.game.rules, "seats": self.seats(), "seat": self.me, "event": self.number,
+            "view": view, "legal": legal, "to_move": self._to_move(), "why_not": why,
+            "clocks": None, "private": False, "time_control": None, "log": log, "chat": [],
+            "outcome": self._outcome(), "record_id": None, "bot_pace": self.bot_pace,
+            "spectators": {"count": 0, "names": []}, "commitment": None, "contributed": False,
+            "dealt": self.started, "rated": False, "takeback": None,
+            "can_take_back": self._refusal() is None,
+        }  # fmt: skip
+
+    def _to_move(self) -> int | None:
+        return self.game.current_player if self.started else None
+
+    # -- changes -----------------------------------------------------------------------
+    def emit(self, kind: str, *, seat: int | None = None, action: str | None = None,
+             by_bot: bool = False, ply: int | None = None) -> list[Msg]:  # fmt: skip
+        """The event ``kind`` as the person is told it, and the game's end if it came."""
+        self.events.append(_Entry(self.number + 1, kind, seat, action, by_bot, ply))
+        view, legal, why = self._seen(self.me)
+        out: list[Msg] = [{
+            "type": "event", "table_id": self.table_id, "number": self.number, "kind": kind,
+            "seat": seat, "action": shown_action(self.game, action, seat, self.me),
+            "by_bot": by_bot, "view": view, "legal": legal, "to_move": self._to_move(),
+            "why_not": why, "clocks": None,
+            "seats": None if kind in GAME_KINDS else self.seats(),
+            "closed": self.game.closed() if ply is not None else None,
+            "takeback": None, "can_take_back": self._refusal() is None,
+        }]  # fmt: skip
+        if kind in GAME_KINDS and self.over:
+            out.append(
+                {
+                    "type": "game_over",
+                    "table_id": self.table_id,
+                    "outcome": self._outcome(),
+                    "record_id": None,
+                }
+            )
+        return out
+
+    def start(self) -> list[Msg]:
+        return [self.snapshot(), *self.emit("join", seat=self.me), *self.emit("start")]
+
+    def act(self, action: str, expected: int) -> list[Msg]:
+        """The person's ``action``, or an error that changes nothing."""
+        if self.over:
+            return [error("game_over", "the game at this table has ended", self.table_id)]
+        moved = max((e.number for e in self.events if e.kind in GAME_KINDS), default=0)
+        if not moved <= expected <= self.number:
+            said = (
+                f"you saw event {expected}; the game changed at event {moved}"
+                if expected < moved
+                else f"event {expected} has not happened; the latest is {self.number}"
+            )
+            return [error("stale_event", said, self.table_id)]
+        if not self.started or self.game.current_player != self.me:
+            return [error("not_your_turn", f"seat {self.me} is not the one to move", self.table_id)]
+        try:
+            self.game.play(action)
+        except InvalidAction as e:
+            return [error("invalid_action", str(e), self.table_id)]
+        except IllegalAction as e:
+            why = self.game.why_not(action, self.me)
+            return [error("illegal_action", str(e), self.table_id, why)]
+        return self.emit("action", seat=self.me, action=action, ply=len(self.game.history) - 1)
+
+    def bot_seat(self) -> int | None:
+        """The bot seat to move, if a bot is to move."""
+        if not self.started or self.over:
+            return None
+        seat = self.game.current_player
+        return seat if seat is not None and self.levels[seat] is not None else None
+
+    def bot_due(self) -> float | None:
+        """Seconds the next bot move waits after the latest move (None: no bot is to move)."""
+        if self.bot_seat() is None:
+            return None
+        pace = PACES[self.bot_pace]
+        closed = self.game.closed() if self.game.history else None
+        if closed is not None:
+            return pace.hand if "hand" in closed else pace.trick
+        return self._pace_rng.uniform(pace.least, pace.most)
+
+    def bot_move(self) -> list[Msg]:
+        """The bot to move decides from its seat's view and plays."""
+        seat = self.bot_seat()
+        if seat is None:
+            return []
+        level = self.levels[seat]
+        assert level is not None
+        bot = self._bots.get(level) or self._bots.setdefault(
+            level, make_bot(level, self.game.game_id)
+        )
+        limits = level_limits(self.game.game_id, level, self.game.players)
+        if self.bot_time is not None and limits.time is not None and limits.time > self.bot_time:
+            limits = dataclasses.replace(limits, time=self.bot_time)
+        view, legal = self.game.view(seat), self.game.legal_actions()
+        action = bot.decide(view, legal, limits, random.Random(self._rng.getrandbits(64))).action
+        self.game.play(action)
+        return self.emit(
+            "action", seat=seat, action=action, by_bot=True, ply=len(self.game.history) - 1
+        )
+
+    def resign(self) -> list[Msg]:
+        if self.over:
+            return [error("game_over", "the game at this table has ended", self.table_id)]
+        if not self.started:
+            return [
+                error("not_your_turn", "the game has not started; leave instead", self.table_id)
+            ]
+        self.game.resign(self.me)
+        return self.emit("resign", seat=self.me)
+
+    def take_back(self) -> list[Msg]:
+        """The person's last move and everything after it undone (against bots: at once)."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return [error(*refusal, self.table_id)]
+        kept = kept_after_takeback(self.events, self.me)
+        assert kept is not None
+        undone = self.game.history[kept]
+        while len(self.game.history) > kept:
+            self.game.undo()
+        for e in self.events:  # their events no longer add an action to the record
+            if e.ply is not None and e.ply >= kept:
+                e.ply = None
+        return self.emit("takeback", seat=self.me, action=undone)
+
+
+class LocalHost:
+    """The protocol's messages in and out for one person's games against the computer."""
+
+    def __init__(self, *, seed: int | None = None, bot_time: float | None = None) -> None:
+        self.name: str | None = None
+        self.table: LocalTable | None = None
+        self.seed, self.bot_time = seed, bot_time
+        self._count = 0
+
+    def handle(self, msg: Msg) -> list[Msg]:
+        kind = msg.get("type")
+        if kind == "hello":
+            self.name = msg.get("name")
+            tables = [] if self.table is None else [self.table.table_id]
+            return [{"type": "welcome", "player_id": "local", "name": self.name, "resume_token": "local",
+                     "protocol": PROTOCOL, "account": None, "tables": tables}]  # fmt: skip
+        if kind == "ping":
+            return [{"type": "pong", "nonce": msg.get("nonce")}]
+        if kind == "play_computer":
+            return self._play_computer(msg)
+        table = self.table
+        if table is None or msg.get("table_id") != table.table_id:
+            return [error("no_such_table", "there is no such table", msg.get("table_id"))]
+        if kind == "action":
+            return table.act(str(msg.get("action")), int(msg.get("expected", -1)))
+        if kind == "resign":
+            return table.resign()
+        if kind == "takeback":
+            return table.take_back()
+        if kind == "resync":
+            return [table.snapshot()]
+        if kind in ("continue", "leave_table"):
+            return []
+        return [
+            error("bad_message", f"{kind} is not played against the computer here", table.table_id)
+        ]
+
+    def _play_computer(self, msg: Msg) -> list[Msg]:
+        game_id, players = msg.get("game"), int(msg.get("players", 2))
+        if game_id not in GAMES:
+            return [error("bad_field", f"no game named {game_id!r}")]
+        level = str(msg.get("level", "medium"))
+        try:
+            make_bot(level, str(game_id))
+            game = new_game(str(game_id), players=players, rules=msg.get("rules"),
+                            seed=secrets.randbits(63) if self.seed is None else self.seed + self._count)  # fmt: skip
+        except (TrumpsError, ValueError) as e:
+            return [error("bad_rules", str(e))]
+        table_seed = None if self.seed is None else self.seed + self._count
+        self._count += 1
+        self.table = LocalTable(
+            table_id=f"local-{self._count}", game=game, levels=[None] + [level] * (players - 1),
+            name=self.name, bot_pace=str(msg.get("bot_pace") or "normal"), bot_time=self.bot_time,
+            bot_seed=table_seed,
+        )  # fmt: skip
+        return self.table.start()
+
+    def bot_due(self) -> float | None:
+        return None if self.table is None else self.table.bot_due()
+
+    def bot_move(self) -> list[Msg]:
+        return [] if self.table is None else self.table.bot_move()

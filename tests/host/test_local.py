@@ -1,0 +1,154 @@
+"""The page's own host of games against the computer (``trumps.host.local``, issue 28) says
+what the server says: for the same deal and the same moves, every message equals the
+server's, is one of the protocol's messages, and shows nothing the seat's view does not."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.hubkit import decoded, hello, run_hub, said
+from trumps.host.local import LocalHost
+from trumps.server.hub import Connection, Hub
+from trumps.server.protocol import GameOver, ServerMessage
+
+SEED = 1  # run_hub's hub deals its first table from seed 1, as LocalHost(seed=1) does
+Msg = dict[str, Any]
+GAMES = [("kozyri", 2), ("twentyfive", 4), ("twentyfive", 2)]
+
+
+def choose(legal: list[str], turn: int) -> str:
+    """The person's move: varied, but the same on both hosts."""
+    return legal[(turn * 7) % len(legal)]
+
+
+def normal(msg: Msg) -> Msg:
+    """A message without what names the host: the table's id, and the id the server's
+    store gave the finished game's record (the page keeps its records itself)."""
+    drop = {"table_id", "record_id"}
+    return {k: v for k, v in msg.items() if k not in drop}
+
+
+async def server_game(hub: Hub, game: str, players: int, takeback_at: int | None) -> list[Msg]:
+    conn, _ = await hello(hub, "Me")
+    await said(hub, conn, {"type": "play_computer", "game": game, "players": players,
+                           "level": "random", "bot_pace": "instant"})  # fmt: skip
+    return await _follow(hub, conn, takeback_at)
+
+
+async def _follow(hub: Hub, conn: Connection, takeback_at: int | None) -> list[Msg]:
+    out: list[Msg] = []
+    turn = 0
+    while True:
+        raw = await asyncio.wait_for(conn.outbox.get(), 10)
+        assert raw is not None, "the connection was closed"
+        msg = decoded(raw)
+        out.append(msgspec.to_builtins(msg))
+        if isinstance(msg, GameOver):
+            return out
+        last = out[-1]
+        if last["type"] in ("table_state", "event") and last["legal"]:
+            number = last.get("number", last.get("event"))
+            if turn == takeback_at and last["can_take_back"]:
+                await said(hub, conn, {"type": "takeback", "table_id": last["table_id"]})
+            else:
+                action = choose(last["legal"], turn)
+                await said(hub, conn, {"type": "action", "table_id": last["table_id"],
+                                       "action": action, "expected": number})  # fmt: skip
+            turn += 1
+
+
+def local_game(game: str, players: int, takeback_at: int | None) -> list[Msg]:
+    host = LocalHost(seed=SEED)
+    out: list[Msg] = []
+    (welcome,) = host.handle({"type": "hello", "protocol": 1, "name": "Me"})
+    msgspec.convert(welcome, ServerMessage)
+    pending = host.handle({"type": "play_computer", "game": game, "players": players,
+                           "level": "random", "bot_pace": "instant"})  # fmt: skip
+    turn = 0
+    while True:
+        if not pending:
+            assert host.bot_due() == 0.0  # instant: the bots answer at once
+            pending = host.bot_move()
+        msg, pending = pending[0], pending[1:]
+        out.append(msg)
+        if msg["type"] == "game_over":
+            return out
+        if msg["type"] in ("table_state", "event") and msg["legal"] and not pending:
+            number = msg.get("number", msg.get("event"))
+            if turn == takeback_at and msg["can_take_back"]:
+                pending = host.handle({"type": "takeback", "table_id": msg["table_id"]})
+            else:
+                pending = host.handle({"type": "action", "table_id": msg["table_id"],
+                                       "action": choose(msg["legal"], turn), "expected": number})  # fmt: skip
+            turn += 1
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_a_whole_game_says_what_the_server_says(tmp_path: Path, game: str, players: int) -> None:
+    seen: list[list[Msg]] = []
+
+    async def body(hub: Hub, store: Any) -> None:
+        seen.append(await server_game(hub, game, players, takeback_at=3))
+
+    run_hub(tmp_path / "hub.db", body, bot_pace="instant", per_second=10**6, per_minute=10**7)
+    local = local_game(game, players, takeback_at=3)
+    served = seen[0]
+    assert any(m.get("kind") == "takeback" for m in served)
+    assert [normal(m) for m in local] == [normal(m) for m in served]
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_every_message_is_the_protocol_s_and_shows_only_the_seat_s_view(
+    game: str, players: int
+) -> None:
+    messages = local_game(game, players, takeback_at=5)
+    hidden_ever: set[str] = set()
+    for msg in messages:
+        msgspec.convert(msg, ServerMessage)  # a message the protocol knows, with its fields
+        if "view" in msg:
+            hands = msg["view"]["hands"]
+            for seat, hand in enumerate(hands):
+                if seat != 0:
+                    assert isinstance(hand, dict), hand  # another seat's hand: a count
+            hidden_ever.update(
+                c for h in msg["view"].get("hands", []) if isinstance(h, list) for c in h
+            )
+    assert hidden_ever  # the person's own cards were shown
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31), picks=st.lists(st.integers(0, 40), max_size=60))
+def test_bad_input_gets_an_error_and_changes_nothing(seed: int, picks: list[int]) -> None:
+    """Moves that are not legal, stale or out of turn are refused with one error and leave
+    the table as it was; legal ones move it on (K3–K11, F14: the game decides)."""
+    host = LocalHost(seed=seed)
+    host.handle({"type": "hello", "protocol": 1, "name": None})
+    host.handle(
+        {"type": "play_computer", "game": "kozyri", "level": "random", "bot_pace": "instant"}
+    )
+    table = host.table
+    assert table is not None
+    cards = [r + s for r in "6789TJQKA" for s in "SHDC"]
+    every = [*cards, "take", "trump S", "trump H", "zz", "7X"]  # every card, words, nonsense
+    for pick in picks:
+        while host.bot_due() is not None:
+            host.bot_move()
+        if table.over:
+            break
+        before = (table.game.to_json(), table.number)
+        action = every[pick % len(every)]
+        legal = action in table.game.legal_actions()
+        answer = host.handle({"type": "action", "table_id": table.table_id, "action": action,
+                              "expected": table.number})  # fmt: skip
+        if legal:
+            assert answer[0]["kind"] == "action" and table.number == before[1] + 1
+        else:
+            assert [a["type"] for a in answer] == ["error"] and answer[0]["message"]
+            assert (table.game.to_json(), table.number) == before
