@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from server.hubkit import decoded, hello, run_hub, said
 from trumps.host.local import LocalHost
+from trumps.host.pacing import HAND_WAIT, PACES
 from trumps.server.hub import Connection, Hub
 from trumps.server.protocol import GameOver, ServerMessage
 
@@ -152,3 +153,84 @@ def test_bad_input_gets_an_error_and_changes_nothing(seed: int, picks: list[int]
         else:
             assert [a["type"] for a in answer] == ["error"] and answer[0]["message"]
             assert (table.game.to_json(), table.number) == before
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _play_until(host: LocalHost, done: Any) -> list[Msg]:
+    """The person plays their first legal move and the bots theirs (time moved on to each
+    bot move when due) until ``done(messages of the latest step)``."""
+    table = host.table
+    assert table is not None
+    while True:
+        due = host.bot_due()
+        if due is not None:
+            assert isinstance(host.now, Clock)
+            host.now.t += due
+            step = host.bot_move()
+        else:
+            step = host.handle({"type": "action", "table_id": table.table_id,
+                                "action": table.game.legal_actions()[0], "expected": table.number})  # fmt: skip
+        if done(step):
+            return step
+
+
+def test_bots_keep_the_table_s_pace_and_wait_for_the_hand_s_summary() -> None:
+    """docs/protocol.md#pacing: a bot's move a natural delay after the latest move, a
+    trick's hold after a trick, and after a hand until the person said they read its
+    summary (``continue``) or HAND_WAIT; then the hand's hold, counted from the hand's end."""
+    clock = Clock()
+    host = LocalHost(seed=3, now=clock)
+    host.handle({"type": "hello", "protocol": 1, "name": "Me"})
+    host.handle({"type": "play_computer", "game": "twentyfive", "players": 3, "level": "random",
+                 "bot_pace": "normal"})  # fmt: skip
+    pace = PACES["normal"]
+    table = host.table
+    assert table is not None
+    while table.bot_seat() is None:  # the person leads: play until a bot is to move
+        _play_until(host, lambda step: True)
+    due = host.bot_due()
+    assert due is not None and pace.least <= due <= pace.most
+    assert host.bot_due() == due  # drawn once
+    clock.t += due / 2
+    assert host.bot_due() == pytest.approx(due / 2)
+    trick = _play_until(host, lambda step: (step[-1].get("closed") or {}).get("trick") is not None
+                        and "hand" not in step[-1]["closed"] and host.bot_due() is not None)  # fmt: skip
+    assert trick and host.bot_due() == pytest.approx(pace.trick)
+    _play_until(
+        host, lambda step: "hand" in (step[-1].get("closed") or {}) and host.bot_due() is not None
+    )
+    assert host.bot_due() == pytest.approx(HAND_WAIT)  # nobody has read the summary yet
+    clock.t += 1.0
+    hand = table.game.closed()["hand"]["hand"]  # type: ignore[index]
+    assert host.handle({"type": "continue", "table_id": table.table_id, "hand": hand}) == []
+    assert host.bot_due() == pytest.approx(pace.hand - 1.0)
+
+
+def test_a_hint_is_the_strongest_bot_s_move_from_the_person_s_view() -> None:
+    host = LocalHost(seed=5, bot_time=0.05)
+    host.handle({"type": "hello", "protocol": 1, "name": "Me"})
+    host.handle(
+        {"type": "play_computer", "game": "kozyri", "level": "random", "bot_pace": "instant"}
+    )
+    table = host.table
+    assert table is not None
+    asked = {"type": "hint", "table_id": table.table_id}
+    while table.game.current_player != 0:
+        (refused,) = host.handle(asked)
+        assert refused["code"] == "not_your_turn"
+        host.bot_move()
+    before = (table.game.to_json(), table.number)
+    (hint,) = host.handle(asked)
+    msgspec.convert(hint, ServerMessage)
+    assert hint["type"] == "hint" and hint["event"] == table.number
+    assert hint["action"] in table.game.legal_actions()
+    assert (table.game.to_json(), table.number) == before  # a hint moves nothing

@@ -17,7 +17,7 @@ import pytest
 
 from server.hubkit import hello, next_of, said
 from trumps.games import new_game
-from trumps.server.botplay import HAND_WAIT, PACES
+from trumps.host.pacing import HAND_WAIT, PACES
 from trumps.server.hub import Hub, HubOptions
 from trumps.server.protocol import Error, Event, ServerMessage, TableState
 from trumps.server.sessions import Sessions

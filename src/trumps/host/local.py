@@ -3,9 +3,10 @@ seat 0, bots in the other seats, speaking the server's protocol (docs/protocol.m
 dictionaries: the messages a client sends go in (``LocalHost.handle``), the messages the
 server would send come out, built from each seat's view as the server builds them.
 
-It keeps no clock of its own: ``LocalHost.bot_due()`` says how long the next bot move
-waits (the table's pace, docs/protocol.md#pacing) and ``LocalHost.bot_move()`` makes it, so
-that whoever drives it (the page's Web Worker, a test) owns the time.
+It sets no timers of its own: ``LocalHost.bot_due()`` says how long from now the next bot
+move waits (the table's pace, docs/protocol.md#pacing, read on the clock it is given) and
+``LocalHost.bot_move()`` makes it, so that whoever drives it (the page's Web Worker, a
+test) owns the waiting.
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from trumps.ai import Bot, level_limits, make_bot
+from trumps.ai import Bot, Decision, level_limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction, TrumpsError
 from trumps.games import GAMES, Game, new_game
 from trumps.games.base import Why
 from trumps.host.notes import PlyNotes, shown_action, why_not_for
-from trumps.host.pacing import PACES, seat_names
+from trumps.host.pacing import HINT_LEVEL, PACES, pace_delay, seat_names
 from trumps.host.takeback import kept_after_takeback, takeback_refusal
 
 __all__ = ["PROTOCOL", "LocalHost", "LocalTable"]
@@ -75,11 +78,15 @@ class LocalTable:
     bot_time: float | None = None  # a bot's move at most this long (None: its level's own)
     bot_seed: int | None = None
     me: int = 0
+    now: Callable[[], float] = time.monotonic
     events: list[_Entry] = field(default_factory=list)
     _notes: PlyNotes = field(default_factory=PlyNotes)
     _bots: dict[str, Bot] = field(default_factory=dict)
     _rng: random.Random = field(init=False)
     _pace_rng: random.Random = field(default_factory=random.Random)
+    _moved_at: float = 0.0  # when the latest game event happened
+    _delay: float | None = None  # the pace's wait after the latest move, once drawn
+    _read: int = 0  # the latest hand whose summary the person said they read (``continue``)
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.bot_seed)
@@ -173,6 +180,8 @@ class LocalTable:
              by_bot: bool = False, ply: int | None = None) -> list[Msg]:  # fmt: skip
         """The event ``kind`` as the person is told it, and the game's end if it came."""
         self.events.append(_Entry(self.number + 1, kind, seat, action, by_bot, ply))
+        if kind in GAME_KINDS:
+            self._moved_at, self._delay = self.now(), None
         view, legal, why = self._seen(self.me)
         out: list[Msg] = [{
             "type": "event", "table_id": self.table_id, "number": self.number, "kind": kind,
@@ -228,14 +237,45 @@ class LocalTable:
         return seat if seat is not None and self.levels[seat] is not None else None
 
     def bot_due(self) -> float | None:
-        """Seconds the next bot move waits after the latest move (None: no bot is to move)."""
+        """Seconds from now until the next bot move is due (None: no bot is to move)."""
         if self.bot_seat() is None:
             return None
-        pace = PACES[self.bot_pace]
-        closed = self.game.closed() if self.game.history else None
-        if closed is not None:
-            return pace.hand if "hand" in closed else pace.trick
-        return self._pace_rng.uniform(pace.least, pace.most)
+        if self._delay is None:
+            closed = self.game.closed() if self.game.history else None
+            hand = (closed or {}).get("hand")
+            unread = hand is not None and hand.get("hand", 0) > self._read
+            self._delay = pace_delay(
+                PACES[self.bot_pace], closed, over=self.over, unread=unread, rng=self._pace_rng
+            )
+        return max(0.0, self._moved_at + self._delay - self.now())
+
+    def read(self, hand: int) -> None:
+        """The person read the summary of ``hand``: the next hand waits only the pace."""
+        self._read = max(self._read, hand)
+        self._delay = None
+
+    def hint(self) -> list[Msg]:
+        """The strongest bot's move from the person's own view, and why (docs/protocol.md#hint)."""
+        if self.over or not self.started or self.game.current_player != self.me:
+            return [error("not_your_turn", f"seat {self.me} is not the one to move", self.table_id)]
+        decision = self._decide(HINT_LEVEL, self.me)
+        why = decision.explain
+        return [{
+            "type": "hint", "table_id": self.table_id, "event": self.number,
+            "action": decision.action,
+            "why": None if why is None else {"code": why.code, "numbers": dict(why.numbers)},
+            "reasoning": decision.reasoning, "values": decision.values,
+        }]  # fmt: skip
+
+    def _decide(self, level: str, seat: int) -> Decision:
+        bot = self._bots.get(level) or self._bots.setdefault(
+            level, make_bot(level, self.game.game_id)
+        )
+        limits = level_limits(self.game.game_id, level, self.game.players)
+        if self.bot_time is not None and limits.time is not None and limits.time > self.bot_time:
+            limits = dataclasses.replace(limits, time=self.bot_time)
+        view, legal = self.game.view(seat), self.game.legal_actions()
+        return bot.decide(view, legal, limits, random.Random(self._rng.getrandbits(64)))
 
     def bot_move(self) -> list[Msg]:
         """The bot to move decides from its seat's view and plays."""
@@ -286,10 +326,16 @@ class LocalTable:
 class LocalHost:
     """The protocol's messages in and out for one person's games against the computer."""
 
-    def __init__(self, *, seed: int | None = None, bot_time: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        bot_time: float | None = None,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.name: str | None = None
         self.table: LocalTable | None = None
-        self.seed, self.bot_time = seed, bot_time
+        self.seed, self.bot_time, self.now = seed, bot_time, now
         self._count = 0
 
     def handle(self, msg: Msg) -> list[Msg]:
@@ -314,7 +360,12 @@ class LocalHost:
             return table.take_back()
         if kind == "resync":
             return [table.snapshot()]
-        if kind in ("continue", "leave_table"):
+        if kind == "hint":
+            return table.hint()
+        if kind == "continue":
+            table.read(int(msg.get("hand", 0)))
+            return []
+        if kind == "leave_table":
             return []
         return [
             error("bad_message", f"{kind} is not played against the computer here", table.table_id)
@@ -336,7 +387,7 @@ class LocalHost:
         self.table = LocalTable(
             table_id=f"local-{self._count}", game=game, levels=[None] + [level] * (players - 1),
             name=self.name, bot_pace=str(msg.get("bot_pace") or "normal"), bot_time=self.bot_time,
-            bot_seed=table_seed,
+            bot_seed=table_seed, now=self.now,
         )  # fmt: skip
         return self.table.start()
 

@@ -1,12 +1,20 @@
-"""The bots' pace where a person plays (docs/protocol.md#pacing), and the names every
-client shows for the seats: the same for every host of a table."""
+"""The bots at a table, as every host of one has them: their pace where a person plays
+(docs/protocol.md#pacing), the names every client shows for the seats, and the level
+hints come from."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
-__all__ = ["PACES", "Pace", "seat_names"]
+__all__ = ["HAND_WAIT", "HINT_LEVEL", "PACES", "Pace", "pace_delay", "seat_names"]
+
+HINT_LEVEL: Final = "expert"  # hints come from the strongest bot
+
+#: After a hand, at a paced table, the next hand's bots wait for every person at the table
+#: to have read the hand's summary (a ``continue``), or this long (docs/protocol.md#pacing).
+HAND_WAIT: Final = 30.0
 
 
 class Pace(NamedTuple):
@@ -23,6 +31,19 @@ PACES: Final[dict[str, Pace]] = {
     "fast": Pace(0.3, 0.45, 0.7, 1.2),
     "instant": Pace(0.0, 0.0, 0.0, 0.0),
 }
+
+
+def pace_delay(
+    pace: Pace, closed: dict[str, Any] | None, *, over: bool, unread: bool, rng: random.Random
+) -> float:
+    """Seconds a bot's move waits after the latest move, which ``closed`` what the game
+    says it closed: a hand's hold (until everyone has read its summary, ``unread``, or
+    ``HAND_WAIT``), a trick's, or a natural delay drawn from ``rng``."""
+    if closed is not None:
+        if "hand" in closed and pace.hand > 0 and not over and unread:
+            return max(pace.hand, HAND_WAIT)
+        return pace.hand if "hand" in closed else pace.trick
+    return rng.uniform(pace.least, pace.most)
 
 
 def seat_names(levels: Sequence[str | None], names: Sequence[str | None]) -> list[str | None]:

@@ -30,7 +30,7 @@ import random
 from typing import Any, Final
 
 from trumps.ai.base import Decision
-from trumps.host.pacing import PACES, Pace
+from trumps.host.pacing import HINT_LEVEL, PACES, Pace, pace_delay
 from trumps.server.bots import BotRequest, Kind
 from trumps.server.commands import BotMove, ContinueCmd, Expire, HintCmd, Outbox
 from trumps.server.protocol import Hint as HintMsg
@@ -50,7 +50,6 @@ __all__ = [
 
 log = logging.getLogger("trumps.server.table")
 
-HINT_LEVEL = "expert"  # hints come from the strongest bot
 RATED_NO_HINTS: Final = (
     "no hints at a rated table: the game is yours alone (analysis comes after it)"
 )
@@ -64,9 +63,6 @@ BOTS_IDLE_END: Final = 300.0
 #: the lobby does not fill up with tables nobody answers.
 UNSTARTED_END: Final = 1800.0
 HINTS_AT_ONCE: Final = 1  # hints being thought for one seat (issue 17: no flooding)
-#: After a hand, at a paced table, the next hand's bots wait for every person at the table
-#: to have read the hand's summary (a ``continue``), or this long (docs/protocol.md#pacing).
-HAND_WAIT: Final = 30.0
 
 
 def hint_message(table_id: str, number: int, decision: Decision) -> HintMsg:
@@ -127,13 +123,11 @@ class BotPlay(Seats):
         only, else the table's pace (a longer hold when that move closed a trick or hand)."""
         if self.bots_only:
             return 0.0
-        pace = PACES[self.config.bot_pace]
         closed = self.game.closed()  # what the latest move closed, as the game tells
-        if closed is not None:
-            if "hand" in closed and pace.hand > 0 and not self.over and self._unread(closed):
-                return max(pace.hand, HAND_WAIT)  # until everyone has read the summary
-            return pace.hand if "hand" in closed else pace.trick
-        return self._pace_rng.uniform(pace.least, pace.most)
+        unread = closed is not None and "hand" in closed and self._unread(closed)
+        return pace_delay(
+            PACES[self.config.bot_pace], closed, over=self.over, unread=unread, rng=self._pace_rng
+        )
 
     def _unread(self, closed: dict[str, Any]) -> bool:
         """A person at the table has not yet said they read the summary of the hand that
