@@ -73,7 +73,8 @@ def test_the_engine_installs_with_few_dependencies() -> None:
 
 def test_the_test_extra_pulls_every_extra_the_suite_needs() -> None:
     # The README's test command is `pip install -e '.[test,distributed]'`.
-    assert "trumps[server,tui,plot,envs,openspiel]" in EXTRAS["test"]
+    assert "trumps[server,tui,plot,envs,openspiel,offline]" in EXTRAS["test"]
+    assert {_name(r) for r in EXTRAS["offline"]} == {"babel"}
     assert {_name(r) for r in EXTRAS["envs"]} == {"pettingzoo", "gymnasium", "numpy"}
     assert {_name(r) for r in EXTRAS["openspiel"]} == {"open-spiel", "numpy"}
 
@@ -101,7 +102,11 @@ def _extra_only_modules() -> list[str]:
     base = _closure({_name(r) for r in PROJECT["dependencies"]})
     extras = (
         _closure(
-            {_name(r) for e in ("server", "tui", "plot", "envs", "openspiel") for r in EXTRAS[e]}
+            {
+                _name(r)
+                for e in ("server", "tui", "plot", "envs", "openspiel", "offline")
+                for r in EXTRAS[e]
+            }
         )
         - base
     )
@@ -140,6 +145,7 @@ def test_the_base_commands_need_no_extra(args: list[str], stdin: str, expected: 
         ("sqlalchemy", ["serve"], "server"),
         ("textual", ["connect", "http://127.0.0.1:9"], "tui"),
         ("websockets", ["connect", "http://127.0.0.1:9"], "tui"),
+        ("babel", ["site", "never-written"], "offline"),
         (
             "matplotlib",
             ["arena", "--game", "kozyri", "--bots", "random,random", "--games", "2",
@@ -157,6 +163,7 @@ def test_a_missing_extra_is_one_line(module: str, args: list[str], extra: str) -
     assert f"needs the '{extra}' extra" in lines[0]
     assert f"pip install 'trumps[{extra}]'" in lines[0]
     assert not (ROOT / "never.png").exists()
+    assert not (ROOT / "never-written").exists()
 
 
 def test_a_missing_trumps_module_is_not_blamed_on_an_extra() -> None:

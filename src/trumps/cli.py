@@ -614,6 +614,27 @@ def connect(*, url: str, name: str | None, token_file: Path | None) -> None:
     run_client(url, name, token_file)
 
 
+@cli.command()
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+def site(*, folder: Path) -> None:
+    """Write the page with its own engine into FOLDER as static files: games against the
+    computer from any static host, no server (docs/offline.md)."""
+    from trumps.host.catalog import catalog
+    from trumps.web.offline import OfflineError
+
+    with needs_extra("offline", "trumps site"):
+        from trumps.web.site import write_site
+
+    try:
+        size = write_site(folder, catalog())
+    except (OfflineError, OSError) as e:
+        fail(str(e), 1)
+    click.echo(
+        f"wrote {folder} ({size / 1e6:.1f} MB); serve it at the root of an address, "
+        f"e.g. python3 -m http.server --directory {folder}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``trumps`` console script."""
     try:

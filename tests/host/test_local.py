@@ -124,6 +124,19 @@ def test_every_message_is_the_protocol_s_and_shows_only_the_seat_s_view(
     assert hidden_ever  # the person's own cards were shown
 
 
+def test_text_in_text_out() -> None:
+    """The worker's entry: JSON text in, JSON text out; what is not a JSON object is
+    ``bad_json`` (as on the server)."""
+    host = LocalHost(seed=1)
+    for bad in ("{", "[1]", "null"):
+        (answer,) = host.handle_text(bad)
+        assert msgspec.json.decode(answer, type=ServerMessage).code == "bad_json"
+    (welcome,) = host.handle_text('{"type": "hello", "protocol": 1, "name": "Ana"}')
+    assert msgspec.json.decode(welcome, type=ServerMessage).name == "Ana"
+    (unknown,) = host.handle_text('{"type": "spectate", "table_id": "x"}')
+    assert msgspec.json.decode(unknown, type=ServerMessage).code == "no_such_table"
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31), picks=st.lists(st.integers(0, 40), max_size=60))
 def test_bad_input_gets_an_error_and_changes_nothing(seed: int, picks: list[int]) -> None:
@@ -152,6 +165,7 @@ def test_bad_input_gets_an_error_and_changes_nothing(seed: int, picks: list[int]
             assert answer[0]["kind"] == "action" and table.number == before[1] + 1
         else:
             assert [a["type"] for a in answer] == ["error"] and answer[0]["message"]
+            msgspec.convert(answer[0], ServerMessage)  # one of the protocol's error codes
             assert (table.game.to_json(), table.number) == before
 
 

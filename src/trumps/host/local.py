@@ -12,6 +12,7 @@ test) owns the waiting.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import secrets
 import time
@@ -370,6 +371,19 @@ class LocalHost:
         return [
             error("bad_message", f"{kind} is not played against the computer here", table.table_id)
         ]
+
+    def handle_text(self, text: str) -> list[str]:
+        """``handle`` on a message as JSON text, the answers as JSON text (the worker's)."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return [json.dumps(error("bad_json", "the message is not JSON"))]
+        if not isinstance(msg, dict):
+            return [json.dumps(error("bad_json", "the message is not a JSON object"))]
+        return [json.dumps(m) for m in self.handle(msg)]
+
+    def bot_move_text(self) -> list[str]:
+        return [json.dumps(m) for m in self.bot_move()]
 
     def _play_computer(self, msg: Msg) -> list[Msg]:
         game_id, players = msg.get("game"), int(msg.get("players", 2))

@@ -16,6 +16,7 @@ import { helpButton } from "./help.js";
 import { deck4, setDeck4 } from "./cards.js";
 import { alertsOn, noteTurn, setAlerts } from "./notify.js";
 import { Net, applyEvent, applySnapshot, newTable } from "./net.js";
+import { LocalSocket } from "./localsocket.js";
 import { canAct, mountTable, onTableKey, renderTable as drawTable, resetLists, tableEntered } from "./table.js";
 import { mountText, renderText, textEntered, textModeSetting } from "./textmode.js";
 import { a11ySettings } from "./a11y.js";
@@ -56,7 +57,9 @@ const S = {
 };
 
 const net = new Net({
-  open: (url) => new WebSocket(url),
+  // A static site (`trumps site`) names its own engine in the catalog: the page then plays
+  // through its Web Worker (localsocket.js) with the same messages as a server's socket.
+  open: (url) => (context.catalog?.offline ? new LocalSocket(context.catalog.offline) : new WebSocket(url)),
   hello: () => ({ name: S.name || null, resume_token: S.token }),
   onMessage: (msg) => handlers[msg.type]?.(msg),
   onStatus: (state, retry) => connectionChanged(state, retry),
@@ -692,6 +695,9 @@ async function init() {
   if (load("name") && !load("named")) save("named", "1"); // a name saved by an older page
   await setLang(pickLang());
   await loadCatalog();
+  // A static site keeps itself for use with no network (offline/sw.js, `trumps site`).
+  const sw = context.catalog?.offline?.sw;
+  if (sw && "serviceWorker" in navigator) navigator.serviceWorker.register(sw).catch(() => {});
   document.addEventListener("keydown", onKey);
   watchNetwork();
   window.addEventListener("popstate", addressChanged); // (a hash followed fires it too)

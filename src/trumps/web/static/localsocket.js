@@ -1,0 +1,44 @@
+// A stand-in for the server's WebSocket whose other end is the page's own table host (a
+// Web Worker running the project's engine, offline/worker.js): the same messages, so the
+// table code (net.js and the views) does not know which it talks to (issue 28).
+
+const CONNECTING = 0, OPEN = 1, CLOSED = 3;
+
+export class LocalSocket extends EventTarget {
+  /** urls: {worker, pyodide, engine}, each on the page's own origin. */
+  constructor(urls) {
+    super();
+    this.readyState = CONNECTING;
+    this.worker = new Worker(urls.worker, { type: "module" });
+    this.worker.onmessage = (event) => this.received(event.data);
+    this.worker.onerror = (event) => this.fail(event.message || "the engine's worker failed");
+    this.worker.postMessage({ kind: "boot", pyodide: urls.pyodide, engine: urls.engine });
+  }
+
+  received(msg) {
+    if (msg.kind === "ready") {
+      this.readyState = OPEN;
+      this.dispatchEvent(new Event("open"));
+    } else if (msg.kind === "message") {
+      this.dispatchEvent(new MessageEvent("message", { data: msg.text }));
+    } else if (msg.kind === "failed") {
+      this.fail(msg.reason);
+    }
+  }
+
+  fail(reason) {
+    this.reason = reason;
+    this.close();
+  }
+
+  send(text) {
+    if (this.readyState === OPEN) this.worker.postMessage({ kind: "send", text });
+  }
+
+  close() {
+    if (this.readyState === CLOSED) return;
+    this.readyState = CLOSED;
+    this.worker.terminate();
+    this.dispatchEvent(new CloseEvent("close"));
+  }
+}

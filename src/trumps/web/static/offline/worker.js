@@ -1,0 +1,60 @@
+// The page's own table host (issue 28): a module Web Worker running the project's Python
+// engine in Pyodide (trumps.host.local.LocalHost), speaking the server's protocol as JSON
+// text. The page talks to it through LocalSocket (localsocket.js) as it talks to a server.
+//
+// Messages from the page: {kind: "boot", pyodide, engine} (the URLs of pyodide.mjs's folder
+// and of the engine's zip, both on the page's own origin), then {kind: "send", text}.
+// Messages to the page: {kind: "ready"} or {kind: "failed", reason}, then
+// {kind: "message", text} for each message the host sends, in order.
+
+let host = null; // the Python LocalHost, once booted
+let botTimer = 0;
+const waiting = []; // what the page sent before the host was ready
+
+async function boot(pyodideUrl, engineUrl) {
+  const { loadPyodide } = await import(`${pyodideUrl}pyodide.mjs`);
+  const pyodide = await loadPyodide({ indexURL: pyodideUrl });
+  const engine = await fetch(engineUrl);
+  if (!engine.ok) throw new Error(`the engine (${engineUrl}) answered ${engine.status}`);
+  pyodide.unpackArchive(await engine.arrayBuffer(), "zip", { extractDir: "/trumps-engine" });
+  pyodide.runPython("import sys; sys.path.insert(0, '/trumps-engine')");
+  host = pyodide.pyimport("trumps.host.local").LocalHost();
+}
+
+function post(texts) {
+  for (const text of texts.toJs ? texts.toJs() : texts) self.postMessage({ kind: "message", text });
+  texts.destroy?.();
+}
+
+/** Make the next bot move when the table's pace says it is due (the host owns no timers). */
+function schedule() {
+  clearTimeout(botTimer);
+  const due = host.bot_due();
+  if (due === undefined || due === null) return;
+  botTimer = setTimeout(() => {
+    post(host.bot_move_text());
+    schedule();
+  }, Math.max(0, due * 1000));
+}
+
+function handle(text) {
+  post(host.handle_text(text));
+  schedule();
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  if (msg.kind === "boot") {
+    try {
+      await boot(msg.pyodide, msg.engine);
+    } catch (e) {
+      self.postMessage({ kind: "failed", reason: String(e?.message ?? e) });
+      return;
+    }
+    self.postMessage({ kind: "ready" });
+    for (const text of waiting.splice(0)) handle(text);
+  } else if (msg.kind === "send") {
+    if (host) handle(msg.text);
+    else waiting.push(msg.text);
+  }
+};

@@ -1,0 +1,155 @@
+"""A folder written by ``trumps site`` and served by a plain static server (issue 28): the
+page plays the computer through its own engine (Pyodide in a Web Worker), with the network
+cut once it has loaded, by clicks as a player does."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.async_api import Browser, BrowserContext, Page, expect
+
+from server.e2e import free_port
+from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, open_page
+
+BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``trumps site`` into a folder, served by Python's own static file server."""
+    folder = tmp_path_factory.mktemp("site") / "www"
+    made = subprocess.run(
+        [sys.executable, "-m", "trumps", "site", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    assert "serve it at the root" in made.stdout
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/index.html", timeout=1.0).status_code == 200:
+                break
+        assert time.monotonic() < deadline, "the static server did not start"
+        time.sleep(0.05)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+# The bots' pace a test page asks for, on the way into the page's own engine.
+INSTANT_JS = """() => {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (msg, ...rest) {
+    if (msg && msg.kind === "send" && msg.text.includes('"play_computer"')) {
+      msg = { ...msg, text: JSON.stringify({ ...JSON.parse(msg.text), bot_pace: "instant" }) };
+    }
+    return post.call(this, msg, ...rest);
+  };
+}"""
+
+
+async def _instant(context: BrowserContext) -> None:
+    await context.add_init_script(f"({INSTANT_JS})()")
+
+
+async def play_out(page: Page) -> int:
+    """Play the person's first legal move until the game ends; the moves made."""
+    result, turn = page.get_by_test_id("result"), page.get_by_test_id("turn")
+    legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+    moves = 0
+    while True:
+        await page.wait_for_function(MINE_OR_OVER)
+        if await result.is_visible():
+            return moves
+        if await turn.get_attribute("data-mine") != "true":
+            continue
+        before = await page.get_by_test_id("table").get_attribute("data-event")
+        await legal.first.click()
+        await expect(page.get_by_test_id("table")).not_to_have_attribute(
+            "data-event", before or "", timeout=WAIT
+        )
+        moves += 1
+
+
+# Every file of the site kept by its service worker (precache.json's list, in one cache).
+KEPT_JS = """async () => {
+  const list = await (await fetch("/precache.json")).json();
+  const cache = await caches.open("trumps-site-" + list.version);
+  const kept = await Promise.all(list.files.map((f) => cache.match(f)));
+  return kept.every(Boolean) && list.files.length;
+}"""
+
+
+def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: Run) -> None:
+    """A first visit to the site keeps it (its service worker); the network is then cut
+    and the page reloaded: one tap starts a Svoi Kozyri duel against the computer, played
+    to its end by clicks, every card drawn and nothing fetched from the network."""
+
+    async def body(browser: Browser) -> None:
+        context, page = await open_page(browser, site + "/", pace=None, setup=_instant)
+        await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        await page.wait_for_function(KEPT_JS, timeout=BOOT)
+        await context.set_offline(True)
+        await page.reload()
+        await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
+        failed: list[str] = []
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
+        await page.get_by_test_id("home-play-kozyri").click()
+        await expect(page.get_by_test_id("connection")).to_have_attribute(
+            "data-state", "online", timeout=BOOT
+        )
+        await expect(page.get_by_test_id("table")).to_be_visible()
+        moves = await play_out(page)
+        assert moves >= 3
+        await expect(page.get_by_test_id("result")).to_be_visible()
+        broken = await page.evaluate(
+            "[...document.images].filter((i) => i.complete && !i.naturalWidth).map((i) => i.src)"
+        )
+        await page.screenshot(path=str(SHOTS / "offline-site-result.png"))
+        assert not broken and not failed, (broken, failed)
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
+
+
+def test_the_site_s_catalog_names_its_engine_on_its_own_origin(site: str) -> None:
+    """Nothing is fetched from elsewhere: the engine's addresses are the site's own, and
+    every file they name is in it."""
+    data = json.loads(httpx.get(site + "/api/catalog").text)
+    offline = data["offline"]
+    assert all(url.startswith("/") and not url.startswith("//") for url in offline.values())
+    for path in (offline["worker"], offline["engine"], offline["pyodide"] + "pyodide.mjs",
+                 offline["pyodide"] + "pyodide.asm.wasm"):  # fmt: skip
+        assert httpx.get(site + path).status_code == 200, path
+    assert {g["id"] for g in data["games"]} == {"kozyri", "twentyfive"}
+
+
+def test_site_refuses_a_file_for_a_folder_in_one_line(tmp_path: Path) -> None:
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    answer = subprocess.run(
+        [sys.executable, "-m", "trumps", "site", str(target)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert answer.returncode != 0
+    assert answer.stderr.count("\n") == 1 and "is a file" in answer.stderr
+    assert target.read_text() == "x"
