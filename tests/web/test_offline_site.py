@@ -108,6 +108,11 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: R
         await context.set_offline(True)
         await page.reload()
         await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
+        # No server here: only the computer to play, on this device.
+        sections = await page.locator("nav button:visible").all_inner_texts()
+        assert sections == ["Play"], sections
+        assert await page.get_by_test_id("home-friend-kozyri").count() == 0
+        assert await page.get_by_test_id("home-lobby").count() == 0
         failed: list[str] = []
         page.on("requestfailed", lambda r: failed.append(r.url))
         page.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
@@ -116,6 +121,7 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: R
             "data-state", "online", timeout=BOOT
         )
         await expect(page.get_by_test_id("table")).to_be_visible()
+        await expect(page.get_by_test_id("connection")).to_have_text("on this device")
         moves = await play_out(page)
         assert moves >= 3
         await expect(page.get_by_test_id("result")).to_be_visible()
@@ -124,6 +130,29 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: R
         )
         await page.screenshot(path=str(SHOTS / "offline-site-result.png"))
         assert not broken and not failed, (broken, failed)
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
+
+
+def test_the_site_on_a_persian_phone(site: str, run: Run) -> None:
+    """The site's first screen and table on a phone in Persian: only the computer to play,
+    the engine "on this device" in Persian words, the table playable."""
+
+    async def body(browser: Browser) -> None:
+        _, page = await open_page(
+            browser, site + "/", locale="fa-IR", phone=True, pace=None, setup=_instant
+        )
+        await page.screenshot(path=str(SHOTS / "offline-site-home-phone-fa.png"))
+        assert await page.get_by_test_id("home-friend-twentyfive").count() == 0
+        await page.get_by_test_id("home-play-twentyfive").click()
+        await expect(page.get_by_test_id("connection")).to_have_text(
+            "روی همین دستگاه", timeout=BOOT
+        )
+        await page.wait_for_function(MINE_OR_OVER)
+        await page.screenshot(path=str(SHOTS / "offline-site-table-phone-fa.png"))
+        hand = page.locator("[data-testid='hand'] [data-legal='true']")
+        assert await hand.count() >= 1
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     run(body)

@@ -500,7 +500,9 @@ function renderConnection() {
   const [state, retry] = S.connection;
   node.className = `conn ${state}`;
   node.dataset.state = state;
-  node.textContent = state === "online" ? t("online") : state === "connecting" ? t("connecting…")
+  // (a static site plays on this device: its "connection" is its own engine)
+  const online = context.catalog?.offline ? t("on this device") : t("online");
+  node.textContent = state === "online" ? online : state === "connecting" ? t("connecting…")
     : t("offline, retrying in {n} s", { n: net.retryIn() || retry });
 }
 
@@ -552,9 +554,11 @@ function mountHeader() {
   el("span", { "aria-hidden": "true" }, "⚙"), el("span", { class: "label" }, t("Settings")));
   $("top").replaceChildren(
     el("h1", {}, el("span", { class: "logo", "aria-hidden": "true" }, "♠♥♦♣"), " trumps"),
-    el("nav", { "aria-label": t("Sections") }, nav("home", t("Play")), nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History")),
-      el("button", { type: "button", "data-show": "leaderboard", testid: "nav-ratings",
-        onclick: () => { location.hash = hashOf("leaderboard", boardFamily()); } }, t("Ratings"))),
+    // A static site has no server: no lobby, stored games or ratings (docs/offline.md).
+    el("nav", { "aria-label": t("Sections") }, context.catalog?.offline ? [nav("home", t("Play")), nav("table", t("Table"))]
+      : [nav("home", t("Play")), nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History")),
+        el("button", { type: "button", "data-show": "leaderboard", testid: "nav-ratings",
+          onclick: () => { location.hash = hashOf("leaderboard", boardFamily()); } }, t("Ratings"))]),
     el("div", { class: "settings" },
       helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
       gear,

@@ -95,14 +95,15 @@ export function mountHome(root, context) {
       el("span", { class: "game-cta" }, t("Play the computer")), go),
       el("div", { class: "game-more" },
         el("label", { class: "inline" }, t("Players"), players),
-        el("button", { type: "button", class: "ghost", testid: `home-friend-${g.id}`, onclick: friend }, t("Play a friend"))));
+        // (a static site has nobody else to play: only the computer, docs/offline.md)
+        ctx.catalog?.offline ? null : el("button", { type: "button", class: "ghost", testid: `home-friend-${g.id}`, onclick: friend }, t("Play a friend"))));
   };
 
   put(root, el("div", { class: "home", testid: "home-screen" },
     el("div", { class: "home-level", role: "radiogroup", "aria-label": t("Level") },
       el("span", { class: "label" }, t("Level")), levelButtons),
     el("div", { class: "home-games" }, games.map(choice)),
-    el("p", { class: "home-more" },
+    ctx.catalog?.offline ? null : el("p", { class: "home-more" },
       el("button", { type: "button", class: "link", testid: "home-lobby", onclick: () => ctx.show("lobby") },
         t("Lobby: public tables, quick match and every rule"), " ", el("span", { class: "fwd", "aria-hidden": "true" }, "→")))));
 }
