@@ -11,12 +11,13 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urljoin
 
 import httpx
 import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
-from server.e2e import free_port
+from server.e2e import ServerProc, free_port
 from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, open_page
 
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
@@ -97,7 +98,8 @@ KEPT_JS = """async () => {
 
 
 def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: Run) -> None:
-    """A first visit to the site keeps it (its service worker); the network is then cut
+    """A first visit to the site keeps it (its service worker) and it is installable as an
+    app (Chromium's checks of the manifest and service worker); the network is then cut
     and the page reloaded: one tap starts a Svoi Kozyri duel against the computer, played
     to its end by clicks, every card drawn and nothing fetched from the network."""
 
@@ -105,6 +107,10 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: R
         context, page = await open_page(browser, site + "/", pace=None, setup=_instant)
         await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         await page.wait_for_function(KEPT_JS, timeout=BOOT)
+        cdp = await context.new_cdp_session(page)  # Chromium's own installability checks
+        assert (await cdp.send("Page.getInstallabilityErrors"))["installabilityErrors"] == []
+        manifest = await cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"].endswith("/static/manifest.webmanifest")
         await context.set_offline(True)
         await page.reload()
         await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
@@ -182,3 +188,19 @@ def test_site_refuses_a_file_for_a_folder_in_one_line(tmp_path: Path) -> None:
     assert answer.returncode != 0
     assert answer.stderr.count("\n") == 1 and "is a file" in answer.stderr
     assert target.read_text() == "x"
+
+
+def test_the_server_s_page_names_a_valid_manifest_and_icon(server: ServerProc, run: Run) -> None:
+    """The page a server serves names the same web app manifest (under its versioned
+    prefix): Chromium reads it without errors and finds its icon."""
+
+    async def body(browser: Browser) -> None:
+        context, page = await open_page(browser, server.http + "/")
+        cdp = await context.new_cdp_session(page)
+        manifest = await cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [], manifest["errors"]
+        assert "/static/v-" in manifest["url"]
+        icon = json.loads(manifest["data"])["icons"][0]["src"]
+        assert (await page.request.get(urljoin(manifest["url"], icon))).ok
+
+    run(body)
