@@ -314,3 +314,26 @@ LATIN_DIGITS_JS = """(form) => [form.innerText,
   ...[...form.querySelectorAll("select")].map((s) => s.options[s.selectedIndex]?.text ?? ""),
   ...[...form.querySelectorAll("input:not([type=checkbox])")].map((i) => i.value)]
   .filter((text) => /[0-9]/.test(text))"""
+
+
+async def to_a_dimmed_card(page: Page) -> str:
+    """Play the first legal card or action at each turn until, at my turn, a card of my
+    hand is not legal (a top card to beat); that card's test id."""
+    table, result = page.get_by_test_id("table"), page.get_by_test_id("result")
+    hand = page.get_by_test_id("hand")
+    legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+    for _ in range(100):
+        await page.wait_for_function(MINE_OR_OVER)
+        assert not await result.is_visible(), "the game ended before a card was dimmed"
+        if await page.get_by_test_id("turn").get_attribute("data-mine") != "true":
+            continue
+        dimmed = hand.locator("[data-legal='false']")
+        if (
+            await dimmed.count()
+            and await page.locator("[data-testid^='action-trump-']").count() == 0
+        ):
+            return str(await dimmed.first.get_attribute("data-testid"))
+        before = await table.get_attribute("data-event")
+        await legal.first.click()
+        await expect(table).not_to_have_attribute("data-event", before or "")
+    raise AssertionError("no dimmed card in 100 turns")

@@ -18,7 +18,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc, free_port
-from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, open_page
+from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, open_page, to_a_dimmed_card
 
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
 
@@ -136,6 +136,42 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: R
         )
         await page.screenshot(path=str(SHOTS / "offline-site-result.png"))
         assert not broken and not failed, (broken, failed)
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
+
+
+def test_twenty_five_for_four_offline_with_a_why_not_and_a_hint(site: str, run: Run) -> None:
+    """With the network cut, a 4-player Twenty-Five game against the computer (all bots
+    in the page's engine): a dimmed card says why it cannot be played (the game's reason,
+    F-rules), the hint answers from the expert thinking in the page, and the game is played
+    to its end."""
+
+    async def body(browser: Browser) -> None:
+        context, page = await open_page(browser, site + "/", pace=None, setup=_instant)
+        await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        await page.wait_for_function(KEPT_JS, timeout=BOOT)
+        await context.set_offline(True)
+        await page.reload()
+        await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
+        await page.get_by_test_id("home-players-twentyfive").select_option("4")
+        await page.get_by_test_id("home-play-twentyfive").click()
+        await expect(page.get_by_test_id("table")).to_be_visible(timeout=BOOT)
+        card = page.get_by_test_id(await to_a_dimmed_card(page))
+        await card.click(force=True)  # a person can tap a dimmed card
+        why = page.get_by_test_id("why-not")
+        await expect(why).not_to_be_empty()
+        assert (
+            "follow" in (await why.inner_text()).lower()
+            or "trump" in (await why.inner_text()).lower()
+        )
+        await page.get_by_test_id("hint").click()
+        hint = page.get_by_test_id("hint-text")
+        await expect(hint).to_be_visible(timeout=BOOT)
+        assert (await hint.inner_text()).strip()
+        await page.screenshot(path=str(SHOTS / "offline-site-twentyfive-hint.png"))
+        assert await play_out(page) >= 1
+        await expect(page.get_by_test_id("result")).to_be_visible()
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     run(body)
