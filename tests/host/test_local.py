@@ -248,3 +248,62 @@ def test_a_hint_is_the_strongest_bot_s_move_from_the_person_s_view() -> None:
     assert hint["type"] == "hint" and hint["event"] == table.number
     assert hint["action"] in table.game.legal_actions()
     assert (table.game.to_json(), table.number) == before  # a hint moves nothing
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    game=st.sampled_from(GAMES),
+    before=st.integers(0, 30),
+    takeback=st.booleans(),
+)
+def test_a_saved_game_comes_back_as_it_was_and_goes_on_the_same(
+    seed: int, game: tuple[str, int], before: int, takeback: bool
+) -> None:
+    """A game saved (the page keeps it when the tab closes) and restored in a new host is
+    the same table: the same snapshot after the welcome, and the same messages for the same
+    moves from then on, the bots' own draws included."""
+    game_id, players = game
+    first = LocalHost(seed=seed)
+    first.handle({"type": "hello", "protocol": 1, "name": "Ana"})
+    first.handle({"type": "play_computer", "game": game_id, "players": players, "level": "random",
+                  "bot_pace": "instant"})  # fmt: skip
+    table = first.table
+    assert table is not None
+
+    def step(host: LocalHost, turn: int) -> list[Msg]:
+        t = host.table
+        assert t is not None
+        if host.bot_due() is not None:
+            return host.bot_move()
+        if takeback and turn % 5 == 4 and t.snapshot()["can_take_back"]:
+            return host.handle({"type": "takeback", "table_id": t.table_id})
+        legal = t.game.legal_actions()
+        return host.handle({"type": "action", "table_id": t.table_id,
+                            "action": choose(legal, turn), "expected": t.number})  # fmt: skip
+
+    for turn in range(before):
+        if table.over:
+            break
+        step(first, turn)
+    saved = first.save()
+    if table.over:
+        assert saved is None  # a finished game is not kept
+        return
+    assert saved is not None
+    second = LocalHost()
+    assert second.restore(saved)
+    welcome, snapshot = second.handle({"type": "hello", "protocol": 1, "name": "Ana"})
+    assert welcome["tables"] == [table.table_id]
+    assert snapshot == table.snapshot()
+    for turn in range(before, before + 40):
+        if table.over:
+            break
+        assert step(second, turn) == step(first, turn)
+
+
+def test_a_save_that_cannot_be_read_changes_nothing() -> None:
+    host = LocalHost(seed=1)
+    for bad in ("", "{", '{"version": 99}', '{"version": 1, "table": {}}', "[]"):
+        assert not host.restore(bad)
+        assert host.table is None

@@ -18,7 +18,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc, free_port
-from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, open_page, to_a_dimmed_card
+from web.kit import MINE, MINE_OR_OVER, SHOTS, WAIT, Run, open_page, to_a_dimmed_card
 
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
 
@@ -174,6 +174,40 @@ def test_twenty_five_for_four_offline_with_a_why_not_and_a_hint(site: str, run: 
         await expect(page.get_by_test_id("result")).to_be_visible()
 
     SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
+
+
+def test_a_game_under_way_survives_closing_the_tab(site: str, run: Run) -> None:
+    """A duel against the computer, a few moves in: the tab is closed and the site opened
+    again at the same address (the network cut): the same table comes back at the same
+    event, its log kept, and the game goes on to its end."""
+
+    async def body(browser: Browser) -> None:
+        context, page = await open_page(browser, site + "/", pace=None, setup=_instant)
+        await page.get_by_test_id("home-play-kozyri").click()
+        await expect(page.get_by_test_id("table")).to_be_visible(timeout=BOOT)
+        table = page.get_by_test_id("table")
+        legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+        for _ in range(3):
+            await page.wait_for_function(MINE)
+            before = await table.get_attribute("data-event")
+            await legal.first.click()
+            await expect(table).not_to_have_attribute("data-event", before or "", timeout=WAIT)
+        await page.wait_for_function(MINE)
+        address, event = page.url, await table.get_attribute("data-event")
+        log = await page.get_by_test_id("log").locator("li").count()
+        assert "table=local-" in address, address
+        await page.close()
+        await context.set_offline(True)
+        again = await context.new_page()
+        await again.goto(address)
+        table = again.get_by_test_id("table")
+        await expect(table).to_be_visible(timeout=BOOT)
+        await expect(table).to_have_attribute("data-event", event or "", timeout=BOOT)
+        assert await again.get_by_test_id("log").locator("li").count() == log
+        assert await play_out(again) >= 1
+        await expect(again.get_by_test_id("result")).to_be_visible()
+
     run(body)
 
 

@@ -27,6 +27,7 @@ from trumps.games.base import Why
 from trumps.host.notes import PlyNotes, shown_action, why_not_for
 from trumps.host.pacing import HINT_LEVEL, PACES, pace_delay, seat_names
 from trumps.host.takeback import kept_after_takeback, takeback_refusal
+from trumps.records import play_recorded
 
 __all__ = ["PROTOCOL", "LocalHost", "LocalTable"]
 
@@ -34,6 +35,7 @@ PROTOCOL: Final = 1
 Msg = dict[str, Any]
 GAME_KINDS: Final = frozenset({"start", "action", "resign", "timeout", "takeback"})
 LOG_IN_SNAPSHOT: Final = 300  # as the server: the most recent events a snapshot carries
+SAVED_VERSION: Final = 1  # the form of ``LocalHost.save``
 
 
 def _why(why: Why) -> Msg:
@@ -343,9 +345,13 @@ class LocalHost:
         kind = msg.get("type")
         if kind == "hello":
             self.name = msg.get("name")
-            tables = [] if self.table is None else [self.table.table_id]
-            return [{"type": "welcome", "player_id": "local", "name": self.name, "resume_token": "local",
-                     "protocol": PROTOCOL, "account": None, "tables": tables}]  # fmt: skip
+            held = self.table if self.table is not None and not self.table.over else None
+            if held is not None:
+                held.name = self.name
+            welcome = {"type": "welcome", "player_id": "local", "name": self.name, "resume_token": "local",
+                       "protocol": PROTOCOL, "account": None, "tables": [held.table_id] if held else []}  # fmt: skip
+            # As the server: a seat held comes back with its table_state after the welcome.
+            return [welcome] if held is None else [welcome, held.snapshot()]
         if kind == "ping":
             return [{"type": "pong", "nonce": msg.get("nonce")}]
         if kind == "play_computer":
@@ -371,6 +377,50 @@ class LocalHost:
         return [
             error("bad_message", f"{kind} is not played against the computer here", table.table_id)
         ]
+
+    def save(self) -> str | None:
+        """The game under way as JSON text for ``restore`` (the page keeps it, so that the
+        game survives closing the tab); None when no game is under way."""
+        t = self.table
+        if t is None or t.over:
+            return None
+        table = {
+            "table_id": t.table_id, "levels": t.levels,
+            # the game as its deal and moves (replayed: what each move told comes back too)
+            "game": {"id": t.game.game_id, "players": t.game.players, "rules": t.game.rules,
+                     "seed": t.game.seed, "history": list(t.game.history)},
+            "bot_pace": t.bot_pace, "events": [dataclasses.astuple(e) for e in t.events],
+            "read": t._read, "rng": t._rng.getstate(),
+        }  # fmt: skip
+        return json.dumps(
+            {"version": SAVED_VERSION, "count": self._count, "name": self.name, "table": table}
+        )
+
+    def restore(self, text: str) -> bool:
+        """Take back a game ``save`` wrote; False (and nothing changed) if it cannot be read."""
+        try:
+            data = json.loads(text)
+            if data.get("version") != SAVED_VERSION:
+                return False
+            saved = data["table"]
+            dealt = saved["game"]
+            game = new_game(str(dealt["id"]), players=int(dealt["players"]), rules=dealt["rules"],
+                            seed=int(dealt["seed"]))  # fmt: skip
+            for action in dealt["history"]:
+                play_recorded(game, str(action))
+            table = LocalTable(
+                table_id=str(saved["table_id"]), game=game,
+                levels=list(saved["levels"]), name=data["name"], bot_pace=str(saved["bot_pace"]),
+                bot_time=self.bot_time, now=self.now,
+                events=[_Entry(*e) for e in saved["events"]],
+            )  # fmt: skip
+            version, state, gauss = saved["rng"]
+            table._rng.setstate((version, tuple(state), gauss))
+            table._read = int(saved["read"])
+        except (ValueError, KeyError, TypeError, AttributeError, TrumpsError):
+            return False
+        self.table, self._count, self.name = table, int(data["count"]), data["name"]
+        return True
 
     def handle_text(self, text: str) -> list[str]:
         """``handle`` on a message as JSON text, the answers as JSON text (the worker's)."""

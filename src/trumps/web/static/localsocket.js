@@ -3,6 +3,9 @@
 // table code (net.js and the views) does not know which it talks to (issue 28).
 
 const CONNECTING = 0, OPEN = 1, CLOSED = 3;
+// The game under way, kept by the page so that it survives closing the tab (the worker
+// cannot reach localStorage).
+const SAVED = "trumps.offline.game";
 
 export class LocalSocket extends EventTarget {
   /** urls: {worker, pyodide, engine}, each on the page's own origin. */
@@ -12,7 +15,9 @@ export class LocalSocket extends EventTarget {
     this.worker = new Worker(urls.worker, { type: "module" });
     this.worker.onmessage = (event) => this.received(event.data);
     this.worker.onerror = (event) => this.fail(event.message || "the engine's worker failed");
-    this.worker.postMessage({ kind: "boot", pyodide: urls.pyodide, engine: urls.engine });
+    let saved = null;
+    try { saved = localStorage.getItem(SAVED); } catch { /* storage refused: nothing kept */ }
+    this.worker.postMessage({ kind: "boot", pyodide: urls.pyodide, engine: urls.engine, saved });
   }
 
   received(msg) {
@@ -21,6 +26,11 @@ export class LocalSocket extends EventTarget {
       this.dispatchEvent(new Event("open"));
     } else if (msg.kind === "message") {
       this.dispatchEvent(new MessageEvent("message", { data: msg.text }));
+    } else if (msg.kind === "saved") {
+      try {
+        if (msg.text) localStorage.setItem(SAVED, msg.text);
+        else localStorage.removeItem(SAVED);
+      } catch { /* storage full or refused: the game goes on, unkept */ }
     } else if (msg.kind === "failed") {
       this.fail(msg.reason);
     }

@@ -2,16 +2,18 @@
 // engine in Pyodide (trumps.host.local.LocalHost), speaking the server's protocol as JSON
 // text. The page talks to it through LocalSocket (localsocket.js) as it talks to a server.
 //
-// Messages from the page: {kind: "boot", pyodide, engine} (the URLs of pyodide.mjs's folder
-// and of the engine's zip, both on the page's own origin), then {kind: "send", text}.
+// Messages from the page: {kind: "boot", pyodide, engine, saved} (the URLs of pyodide.mjs's
+// folder and of the engine's zip, both on the page's own origin, and the game under way the
+// page kept, or null), then {kind: "send", text}.
 // Messages to the page: {kind: "ready"} or {kind: "failed", reason}, then
-// {kind: "message", text} for each message the host sends, in order.
+// {kind: "message", text} for each message the host sends, in order, and after each change
+// {kind: "saved", text}: the game under way (null when none), for the page to keep.
 
 let host = null; // the Python LocalHost, once booted
 let botTimer = 0;
 const waiting = []; // what the page sent before the host was ready
 
-async function boot(pyodideUrl, engineUrl) {
+async function boot(pyodideUrl, engineUrl, saved) {
   const { loadPyodide } = await import(`${pyodideUrl}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: pyodideUrl });
   const engine = await fetch(engineUrl);
@@ -19,11 +21,13 @@ async function boot(pyodideUrl, engineUrl) {
   pyodide.unpackArchive(await engine.arrayBuffer(), "zip", { extractDir: "/trumps-engine" });
   pyodide.runPython("import sys; sys.path.insert(0, '/trumps-engine')");
   host = pyodide.pyimport("trumps.host.local").LocalHost();
+  if (saved) host.restore(saved); // a save that cannot be read is dropped: a fresh start
 }
 
 function post(texts) {
   for (const text of texts.toJs ? texts.toJs() : texts) self.postMessage({ kind: "message", text });
   texts.destroy?.();
+  self.postMessage({ kind: "saved", text: host.save() ?? null });
 }
 
 /** Make the next bot move when the table's pace says it is due (the host owns no timers). */
@@ -46,7 +50,7 @@ self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.kind === "boot") {
     try {
-      await boot(msg.pyodide, msg.engine);
+      await boot(msg.pyodide, msg.engine, msg.saved);
     } catch (e) {
       self.postMessage({ kind: "failed", reason: String(e?.message ?? e) });
       return;
