@@ -4,6 +4,7 @@ cut once it has loaded, by clicks as a player does."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import subprocess
@@ -11,13 +12,16 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 import httpx
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 from server.e2e import ServerProc, free_port
+from trumps.host.catalog import catalog
+from trumps.web.site import write_site
 from web.kit import MINE, MINE_OR_OVER, SHOTS, WAIT, Run, open_page, to_a_dimmed_card
 
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
@@ -211,6 +215,33 @@ def test_a_game_under_way_survives_closing_the_tab(site: str, run: Run) -> None:
     run(body)
 
 
+def test_a_tap_while_the_engine_starts_starts_the_game_once_it_is_up(site: str, run: Run) -> None:
+    """The first screen shows before the page's engine is up (seconds on a first visit): a
+    tap on Play then says the game is starting on this device, and the game starts once
+    the engine is up (the engine's download is held back until after the tap)."""
+
+    async def body(browser: Browser) -> None:
+        context = await browser.new_context(locale="en-GB")
+        await _instant(context)
+        held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def hold(route: Route) -> None:
+            await held
+            await route.continue_()
+
+        await context.route("**/engine.zip", hold)
+        page = await context.new_page()
+        await page.goto(site + "/")
+        await page.get_by_test_id("home-play-kozyri").click()
+        await expect(page.locator("#status")).to_contain_text("Starting the game on this device")
+        held.set_result(None)
+        await expect(page.get_by_test_id("table")).to_be_visible(timeout=BOOT)
+        await expect(page.locator("#status")).to_be_hidden()
+        await page.wait_for_function(MINE_OR_OVER)
+
+    run(body)
+
+
 def test_the_site_on_a_persian_phone(site: str, run: Run) -> None:
     """The site's first screen and table on a phone in Persian: only the computer to play,
     the engine "on this device" in Persian words, the table playable."""
@@ -274,3 +305,25 @@ def test_the_server_s_page_names_a_valid_manifest_and_icon(server: ServerProc, r
         assert (await page.request.get(urljoin(manifest["url"], icon))).ok
 
     run(body)
+
+
+def test_a_new_site_is_a_new_service_worker(tmp_path: Path) -> None:
+    """Browsers install a service worker again only when its bytes change: the site's
+    list and version are written into sw.js, the same for the same files and new for any
+    change, and every file it lists is in the folder."""
+
+    def worker(folder: Path, games: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        write_site(folder, games)
+        text = (folder / "sw.js").read_text(encoding="utf-8")
+        listed = json.loads(text.split("const PRECACHE = ", 1)[1].split("; //", 1)[0])
+        return text, listed
+
+    same_a, listed = worker(tmp_path / "a", catalog())
+    same_b, _ = worker(tmp_path / "b", catalog())
+    changed, listed_c = worker(tmp_path / "c", {**catalog(), "levels": []})
+    assert same_a == same_b
+    assert changed != same_a and listed_c["version"] != listed["version"]
+    assert listed == json.loads((tmp_path / "a" / "precache.json").read_text(encoding="utf-8"))
+    assert "/index.html" in listed["files"] and "/engine.zip" in listed["files"]
+    for file in listed["files"]:
+        assert (tmp_path / "a" / file.lstrip("/")).is_file(), file

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
-from trumps.ai import Bot, Decision, level_limits, make_bot
+from trumps.ai import BOTS, Bot, Decision, level_limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction, TrumpsError
 from trumps.games import GAMES, Game, new_game
 from trumps.games.base import Why
@@ -30,6 +31,8 @@ from trumps.host.takeback import kept_after_takeback, takeback_refusal
 from trumps.records import play_recorded
 
 __all__ = ["PROTOCOL", "LocalHost", "LocalTable"]
+
+log = logging.getLogger("trumps.host")
 
 PROTOCOL: Final = 1
 Msg = dict[str, Any]
@@ -48,6 +51,11 @@ def _why(why: Why) -> Msg:
         "cards": [] if hidden else list(why.cards),
         "suit": why.suit,
     }
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """A JSON integer (not a boolean, a float or text)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def error(code: str, message: str, table_id: str | None = None, why: Why | None = None) -> Msg:
@@ -261,7 +269,11 @@ class LocalTable:
         """The strongest bot's move from the person's own view, and why (docs/protocol.md#hint)."""
         if self.over or not self.started or self.game.current_player != self.me:
             return [error("not_your_turn", f"seat {self.me} is not the one to move", self.table_id)]
-        decision = self._decide(HINT_LEVEL, self.me)
+        try:
+            decision = self._decide(HINT_LEVEL, self.me)
+        except Exception:  # as the server: no hint this time, nothing changed
+            log.exception("%s: the hint failed", self.table_id)
+            return [error("internal_error", "no hint this time", self.table_id)]
         why = decision.explain
         return [{
             "type": "hint", "table_id": self.table_id, "event": self.number,
@@ -287,14 +299,12 @@ class LocalTable:
             return []
         level = self.levels[seat]
         assert level is not None
-        bot = self._bots.get(level) or self._bots.setdefault(
-            level, make_bot(level, self.game.game_id)
-        )
-        limits = level_limits(self.game.game_id, level, self.game.players)
-        if self.bot_time is not None and limits.time is not None and limits.time > self.bot_time:
-            limits = dataclasses.replace(limits, time=self.bot_time)
-        view, legal = self.game.view(seat), self.game.legal_actions()
-        action = bot.decide(view, legal, limits, random.Random(self._rng.getrandbits(64))).action
+        legal = self.game.legal_actions()
+        try:
+            action = self._decide(level, seat).action
+        except Exception:  # as the server: a bot that fails plays a legal move
+            log.exception("%s: the %s bot failed; playing a legal move", self.table_id, level)
+            action = legal[0]
         self.game.play(action)
         return self.emit(
             "action", seat=seat, action=action, by_bot=True, ply=len(self.game.history) - 1
@@ -342,9 +352,12 @@ class LocalHost:
         self._count = 0
 
     def handle(self, msg: Msg) -> list[Msg]:
+        """The answers to one message of the protocol; bad input gets one error and changes
+        nothing (never an exception)."""
         kind = msg.get("type")
         if kind == "hello":
-            self.name = msg.get("name")
+            name = msg.get("name")
+            self.name = name if isinstance(name, str) else None
             held = self.table if self.table is not None and not self.table.over else None
             if held is not None:
                 held.name = self.name
@@ -353,14 +366,31 @@ class LocalHost:
             # As the server: a seat held comes back with its table_state after the welcome.
             return [welcome] if held is None else [welcome, held.snapshot()]
         if kind == "ping":
-            return [{"type": "pong", "nonce": msg.get("nonce")}]
+            nonce = msg.get("nonce")
+            return [{"type": "pong", "nonce": nonce if _is_int(nonce) else None}]
         if kind == "play_computer":
             return self._play_computer(msg)
         table = self.table
         if table is None or msg.get("table_id") != table.table_id:
-            return [error("no_such_table", "there is no such table", msg.get("table_id"))]
+            table_id = msg.get("table_id")
+            return [
+                error(
+                    "no_such_table",
+                    "there is no such table",
+                    table_id if isinstance(table_id, str) else None,
+                )
+            ]
         if kind == "action":
-            return table.act(str(msg.get("action")), int(msg.get("expected", -1)))
+            action, expected = msg.get("action"), msg.get("expected")
+            if not isinstance(action, str) or not _is_int(expected):
+                return [
+                    error(
+                        "bad_field",
+                        "an action needs 'action' (text) and 'expected' (an event number)",
+                        table.table_id,
+                    )
+                ]
+            return table.act(action, expected)
         if kind == "resign":
             return table.resign()
         if kind == "takeback":
@@ -370,12 +400,20 @@ class LocalHost:
         if kind == "hint":
             return table.hint()
         if kind == "continue":
-            table.read(int(msg.get("hand", 0)))
+            hand = msg.get("hand")
+            if not _is_int(hand):
+                return [error("bad_field", "'hand' must be a hand number", table.table_id)]
+            table.read(hand)
             return []
+        if kind == "rematch":
+            return self._rematch(table)
         if kind == "leave_table":
+            self.table = None  # against the computer, nobody plays on: the game is given up
             return []
         return [
-            error("bad_message", f"{kind} is not played against the computer here", table.table_id)
+            error(
+                "unknown_type", f"{kind!r} is not for a game against the computer", table.table_id
+            )
         ]
 
     def save(self) -> str | None:
@@ -417,9 +455,10 @@ class LocalHost:
             version, state, gauss = saved["rng"]
             table._rng.setstate((version, tuple(state), gauss))
             table._read = int(saved["read"])
-        except (ValueError, KeyError, TypeError, AttributeError, TrumpsError):
+            count = int(data["count"])
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, TrumpsError):
             return False
-        self.table, self._count, self.name = table, int(data["count"]), data["name"]
+        self.table, self._count, self.name = table, count, data["name"]
         return True
 
     def handle_text(self, text: str) -> list[str]:
@@ -436,22 +475,42 @@ class LocalHost:
         return [json.dumps(m) for m in self.bot_move()]
 
     def _play_computer(self, msg: Msg) -> list[Msg]:
-        game_id, players = msg.get("game"), int(msg.get("players", 2))
-        if game_id not in GAMES:
+        game_id, players = msg.get("game"), msg.get("players", 2)
+        level, pace = msg.get("level", "medium"), msg.get("bot_pace") or "normal"
+        if not isinstance(game_id, str) or game_id not in GAMES:
             return [error("bad_field", f"no game named {game_id!r}")]
-        level = str(msg.get("level", "medium"))
+        cls = GAMES[game_id]
+        if not _is_int(players) or not cls.min_players <= players <= cls.max_players:
+            return [error("bad_field", f"{game_id} is not played by {players!r} players")]
+        if not isinstance(level, str) or level not in BOTS:
+            return [error("bad_field", f"no bot level named {level!r}")]
+        if not isinstance(pace, str) or pace not in PACES:
+            return [error("bad_field", f"no bot pace named {pace!r}")]
+        return self._open(
+            game_id, players, msg.get("rules"), [None] + [level] * (players - 1), pace
+        )
+
+    def _rematch(self, old: LocalTable) -> list[Msg]:
+        """The same game again, a new deal (as the server's rematch for the one asking)."""
+        if not old.over:
+            return [error("not_allowed", "the game has not ended", old.table_id)]
+        return self._open(
+            old.game.game_id, old.game.players, old.game.rules, old.levels, old.bot_pace
+        )
+
+    def _open(
+        self, game_id: str, players: int, rules: Any, levels: list[str | None], pace: str
+    ) -> list[Msg]:
+        seed = secrets.randbits(63) if self.seed is None else self.seed + self._count
         try:
-            make_bot(level, str(game_id))
-            game = new_game(str(game_id), players=players, rules=msg.get("rules"),
-                            seed=secrets.randbits(63) if self.seed is None else self.seed + self._count)  # fmt: skip
-        except (TrumpsError, ValueError) as e:
+            game = new_game(game_id, players=players, rules=rules, seed=seed)
+        except (TrumpsError, ValueError, TypeError) as e:
             return [error("bad_rules", str(e))]
-        table_seed = None if self.seed is None else self.seed + self._count
         self._count += 1
         self.table = LocalTable(
-            table_id=f"local-{self._count}", game=game, levels=[None] + [level] * (players - 1),
-            name=self.name, bot_pace=str(msg.get("bot_pace") or "normal"), bot_time=self.bot_time,
-            bot_seed=table_seed, now=self.now,
+            table_id=f"local-{self._count}", game=game, levels=levels, name=self.name,
+            bot_pace=pace, bot_time=self.bot_time, bot_seed=None if self.seed is None else seed,
+            now=self.now,
         )  # fmt: skip
         return self.table.start()
 

@@ -49,6 +49,7 @@ const S = {
   // The table the address names (/?table=ID: an invite link, or a reload of my table;
   // /?watch=ID: one I watched), until it is shown or refused.
   invite: tableOf(location.search),
+  queued: null, // a table asked for while the page's own engine was starting (send)
   pendingJoin: null, // the invited table we asked to join (table_full → watch it)
   rematchFrom: null, // the finished table whose rematch we asked for
   left: new Set(), // tables this page left: a late answer about one is not shown (error())
@@ -85,6 +86,13 @@ function send(msg) {
     if (ASKS_FOR_TABLE.has(msg.type)) S.asked = true;
     return true;
   }
+  if (context.catalog?.offline && ASKS_FOR_TABLE.has(msg.type)) {
+    // The page's own engine is still starting (seconds, the first time): the game asked
+    // for starts once it is up (welcome).
+    S.queued = msg;
+    status(t("Starting the game on this device…"), "wait");
+    return true;
+  }
   status(t("Not connected to the server yet."), "error");
   return false;
 }
@@ -117,6 +125,12 @@ const handlers = {
       if (!seated.has(tb.id) && !tb.outcome) send({ type: "spectate", table_id: tb.id });
     }
     if (S.invite) openNamed(seated);
+    if (S.queued) {
+      const queued = S.queued;
+      S.queued = null;
+      $("status").hidden = true;
+      send(queued);
+    }
     if (S.waiting) send({ type: "quick_match", game: S.waiting.game, rules: S.waiting.rules ?? null, rated: S.waiting.rated });
     // Rebuild the views when who I am changed (the name and account show in the lobby).
     const who = `${S.name}\n${S.account}`;

@@ -1,34 +1,29 @@
 // The static site's service worker (issue 28): it keeps every file of the site — the page,
 // its translations and catalog, Pyodide and the engine — so that the page and its games
-// against the computer open with no network. `trumps site` writes it at the site's root
-// beside precache.json, the list of those files and a version made from their contents.
+// against the computer open with no network.
 //
-// A new version is fetched and kept beside the old one; the old keeps serving every open
-// tab (a game in progress is never cut), and the new one takes over once they are closed.
+// `trumps site` writes the list of those files and a version made from their contents into
+// the line below, so that a new site is a new service worker (browsers compare its bytes):
+// it is installed beside the old one, which keeps serving every open tab (a game in
+// progress is never cut), and takes over once they are closed, dropping the old copy.
+const PRECACHE = { version: "unbuilt", files: [] }; // written by `trumps site`
 
 const PREFIX = "trumps-site-";
-
-async function precacheList() {
-  const res = await fetch("precache.json", { cache: "no-cache" });
-  if (!res.ok) throw new Error(`precache.json answered ${res.status}`);
-  return res.json();
-}
+const CACHE = PREFIX + PRECACHE.version;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
-    const list = await precacheList();
-    const cache = await caches.open(PREFIX + list.version);
-    await cache.addAll(list.files);
+    const cache = await caches.open(CACHE);
+    // From the network, not the browser's HTTP cache: a copy from the last version would
+    // otherwise be kept under this one.
+    await cache.addAll(PRECACHE.files.map((file) => new Request(file, { cache: "reload" })));
   })());
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
-    const list = await precacheList().catch(() => null);
-    const keep = list ? PREFIX + list.version : null;
     for (const name of await caches.keys()) {
-      // Older versions go once this one serves; with no list (offline) nothing is dropped.
-      if (keep && name.startsWith(PREFIX) && name !== keep && (await caches.has(keep))) await caches.delete(name);
+      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
     }
     await self.clients.claim();
   })());
@@ -38,9 +33,8 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   event.respondWith((async () => {
-    const url = new URL(request.url);
-    const path = request.mode === "navigate" ? "/index.html" : url.pathname;
-    const kept = await caches.match(path, { ignoreSearch: true });
+    const path = request.mode === "navigate" ? "/index.html" : new URL(request.url).pathname;
+    const kept = await (await caches.open(CACHE)).match(path, { ignoreSearch: true });
     return kept ?? fetch(request);
   })());
 });
