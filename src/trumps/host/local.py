@@ -15,6 +15,7 @@ import dataclasses
 import json
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -38,6 +39,7 @@ PROTOCOL: Final = 1
 Msg = dict[str, Any]
 GAME_KINDS: Final = frozenset({"start", "action", "resign", "timeout", "takeback"})
 LOG_IN_SNAPSHOT: Final = 300  # as the server: the most recent events a snapshot carries
+ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a table's id (docs/protocol.md)
 SAVED_VERSION: Final = 1  # the form of ``LocalHost.save``
 
 
@@ -370,16 +372,11 @@ class LocalHost:
             return [{"type": "pong", "nonce": nonce if _is_int(nonce) else None}]
         if kind == "play_computer":
             return self._play_computer(msg)
-        table = self.table
-        if table is None or msg.get("table_id") != table.table_id:
-            table_id = msg.get("table_id")
-            return [
-                error(
-                    "no_such_table",
-                    "there is no such table",
-                    table_id if isinstance(table_id, str) else None,
-                )
-            ]
+        table, table_id = self.table, msg.get("table_id")
+        if not isinstance(table_id, str) or not ID.fullmatch(table_id):
+            return [error("bad_field", "'table_id' must be a table's id")]
+        if table is None or table_id != table.table_id:
+            return [error("no_such_table", "there is no such table", table_id)]
         if kind == "action":
             action, expected = msg.get("action"), msg.get("expected")
             if not isinstance(action, str) or not _is_int(expected):
