@@ -26,7 +26,7 @@ from trumps.ai import BOTS, Bot, Decision, level_limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction, TrumpsError
 from trumps.games import GAMES, Game, new_game
 from trumps.games.base import Why
-from trumps.host.notes import PlyNotes, shown_action, why_not_for
+from trumps.host.notes import PlyNotes, shown_action, shown_why, why_not_for
 from trumps.host.pacing import HINT_LEVEL, PACES, pace_delay, seat_names
 from trumps.host.takeback import kept_after_takeback, takeback_refusal
 from trumps.records import play_recorded
@@ -43,18 +43,6 @@ ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a table's id (docs/protocol.md
 SAVED_VERSION: Final = 1  # the form of ``LocalHost.save``
 
 
-def _why(why: Why) -> Msg:
-    """The wire form of a reason (the server's ``why_msg``): a card that may be in another
-    hand is not named."""
-    hidden = why.code in ("not_in_hand", "rob_needs_trump_ace")
-    return {
-        "code": why.code,
-        "rule": why.rule,
-        "cards": [] if hidden else list(why.cards),
-        "suit": why.suit,
-    }
-
-
 def _is_int(value: object) -> TypeGuard[int]:
     """A JSON integer (not a boolean, a float or text)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -63,7 +51,7 @@ def _is_int(value: object) -> TypeGuard[int]:
 def error(code: str, message: str, table_id: str | None = None, why: Why | None = None) -> Msg:
     return {
         "type": "error", "code": code, "message": message, "table_id": table_id,
-        "why": None if why is None else _why(why), "rule": None,
+        "why": None if why is None else shown_why(why), "rule": None,
     }  # fmt: skip
 
 
@@ -141,7 +129,7 @@ class LocalTable:
 
     def _seen(self, seat: int) -> tuple[Msg, list[str], dict[str, Msg]]:
         view, legal = self.game.view(seat), self._legal(seat)
-        why = {a: _why(w) for a, w in why_not_for(self.game, seat, view, legal).items()}
+        why = {a: shown_why(w) for a, w in why_not_for(self.game, seat, view, legal).items()}
         return view, legal, why
 
     def _refusal(self) -> tuple[str, str] | None:

@@ -11,7 +11,7 @@ from trumps.errors import TrumpsError
 from trumps.games.base import Game, Why
 from trumps.records import play_recorded
 
-__all__ = ["PlyNote", "PlyNotes", "shown_action", "why_not_for"]
+__all__ = ["PlyNote", "PlyNotes", "shown_action", "shown_why", "why_not_for"]
 
 log = logging.getLogger("trumps.host")
 
@@ -79,6 +79,19 @@ def why_not_for(
         if why is not None:
             out[action] = why
     return out
+
+
+def shown_why(why: Why) -> dict[str, Any]:
+    """The wire form of a reason (docs/protocol.md, ``why``).  A card the seat does not
+    hold is not named (``not_in_hand``; the trump ace of ``rob_needs_trump_ace``, which
+    the suit names): the message carries only cards the recipient's view shows."""
+    hidden = why.code in ("not_in_hand", "rob_needs_trump_ace")  # cards maybe in other hands
+    return {
+        "code": why.code,
+        "rule": why.rule,
+        "cards": [] if hidden else list(why.cards),
+        "suit": why.suit,
+    }
 
 
 def shown_action(

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from trumps.fairdeal import commitment
 from trumps.games.base import Why
-from trumps.host.notes import PlyNote, PlyNotes, shown_action, why_not_for
+from trumps.host.notes import PlyNote, PlyNotes, shown_action, shown_why, why_not_for
 from trumps.host.takeback import Refusal, takeback_refusal
 from trumps.server.commands import Outbox
 from trumps.server.protocol import ChatEntry, LogEntry, OutcomeInfo, SeatInfo, SpectatorList, WhyNot
@@ -33,14 +33,9 @@ LOG_IN_SNAPSHOT = 300  # the most recent events a snapshot carries
 
 
 def why_msg(why: Why | None) -> WhyNot | None:
-    """The wire form of the game's reason why an action is not legal now.  A card the seat
-    does not hold is not named (``not_in_hand``; the trump ace of ``rob_needs_trump_ace``,
-    which the suit names): the message carries only cards the recipient's view shows."""
-    if why is None:
-        return None
-    hidden = why.code in ("not_in_hand", "rob_needs_trump_ace")  # cards maybe in other hands
-    cards = [] if hidden else list(why.cards)
-    return WhyNot(code=why.code, rule=why.rule, cards=cards, suit=why.suit)
+    """The wire form of the game's reason why an action is not legal now
+    (``trumps.host.notes.shown_why``: no card of another hand is named)."""
+    return None if why is None else WhyNot(**shown_why(why))
 
 
 class Projection(TableBase):
