@@ -184,10 +184,13 @@ def test_twenty_five_for_four_offline_with_a_why_not_and_a_hint(site: str, run: 
 def test_a_game_under_way_survives_closing_the_tab(site: str, run: Run) -> None:
     """A duel against the computer, a few moves in: the tab is closed and the site opened
     again at the same address (the network cut): the same table comes back at the same
-    event, its log kept, and the game goes on to its end."""
+    event, its log kept, and the game goes on to its end. The second visit's engine starts
+    from the memory snapshot the first kept (offline/snapshot.js)."""
 
     async def body(browser: Browser) -> None:
+        notes: list[str] = []
         context, page = await open_page(browser, site + "/", pace=None, setup=_instant)
+        context.on("console", lambda message: notes.append(message.text))
         await page.get_by_test_id("home-play-kozyri").click()
         await expect(page.get_by_test_id("table")).to_be_visible(timeout=BOOT)
         table = page.get_by_test_id("table")
@@ -201,6 +204,10 @@ def test_a_game_under_way_survives_closing_the_tab(site: str, run: Run) -> None:
         address, event = page.url, await table.get_attribute("data-event")
         log = await page.get_by_test_id("log").locator("li").count()
         assert "table=local-" in address, address
+        kept = "trumps: the engine's snapshot is kept"
+        if kept not in notes:  # it is kept while the game is played: wait for the word
+            await page.wait_for_event("console", predicate=lambda m: m.text == kept, timeout=WAIT)
+        assert not any("from its snapshot" in note for note in notes), notes
         await page.close()
         await context.set_offline(True)
         again = await context.new_page()
@@ -209,6 +216,9 @@ def test_a_game_under_way_survives_closing_the_tab(site: str, run: Run) -> None:
         await expect(table).to_be_visible(timeout=BOOT)
         await expect(table).to_have_attribute("data-event", event or "", timeout=BOOT)
         assert await again.get_by_test_id("log").locator("li").count() == log
+        assert any(
+            note.startswith("trumps: the engine started from its snapshot") for note in notes
+        ), notes
         assert await play_out(again) >= 1
         await expect(again.get_by_test_id("result")).to_be_visible()
 

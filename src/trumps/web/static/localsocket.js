@@ -31,6 +31,8 @@ export class LocalSocket extends EventTarget {
         if (msg.text) localStorage.setItem(SAVED, msg.text);
         else localStorage.removeItem(SAVED);
       } catch { /* storage full or refused: the game goes on, unkept */ }
+    } else if (msg.kind === "note") {
+      console.info(`trumps: ${msg.text}`);
     } else if (msg.kind === "failed") {
       this.fail(msg.reason);
     }

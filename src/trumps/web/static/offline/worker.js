@@ -7,21 +7,60 @@
 // page kept, or null), then {kind: "send", text}.
 // Messages to the page: {kind: "ready"} or {kind: "failed", reason}, then
 // {kind: "message", text} for each message the host sends, in order, and after each change
-// {kind: "saved", text}: the game under way (null when none), for the page to keep.
+// {kind: "saved", text}: the game under way (null when none), for the page to keep; and
+// {kind: "note", text}: how the engine started, for the browser's console.
+
+import { dropSnapshot, engineKey, readSnapshot, writeSnapshot } from "./snapshot.js";
 
 let host = null; // the Python LocalHost, once booted
 let botTimer = 0;
 const waiting = []; // what the page sent before the host was ready
+const ENGINE_DIR = "/trumps-engine";
 
 async function boot(pyodideUrl, engineUrl, saved) {
   const { loadPyodide } = await import(`${pyodideUrl}pyodide.mjs`);
-  const pyodide = await loadPyodide({ indexURL: pyodideUrl });
-  const engine = await fetch(engineUrl);
-  if (!engine.ok) throw new Error(`the engine (${engineUrl}) answered ${engine.status}`);
-  pyodide.unpackArchive(await engine.arrayBuffer(), "zip", { extractDir: "/trumps-engine" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/trumps-engine')");
+  const response = await fetch(engineUrl);
+  if (!response.ok) throw new Error(`the engine (${engineUrl}) answered ${response.status}`);
+  const engine = await response.arrayBuffer();
+  const key = await engineKey(engine);
+  const start = performance.now();
+  let pyodide = await fromSnapshot(loadPyodide, pyodideUrl, engine, key);
+  if (pyodide) {
+    note(`the engine started from its snapshot in ${Math.round(performance.now() - start)} ms`);
+  } else {
+    pyodide = await loadPyodide({ indexURL: pyodideUrl, _makeSnapshot: true });
+    pyodide.unpackArchive(engine, "zip", { extractDir: ENGINE_DIR });
+    pyodide.runPython(`import sys; sys.path.insert(0, "${ENGINE_DIR}"); import trumps.host.local`);
+    note(`the engine started in ${Math.round(performance.now() - start)} ms`);
+    const memory = pyodide.makeMemorySnapshot();
+    // Kept while the game starts; said once it is (a test closes the tab only then).
+    writeSnapshot(key, memory).then((kept) => note(`the engine's snapshot is ${kept ? "kept" : "not kept"}`));
+  }
   host = pyodide.pyimport("trumps.host.local").LocalHost();
   if (saved) host.restore(saved); // a save that cannot be read is dropped: a fresh start
+}
+
+/** Pyodide started from the kept snapshot of this engine (snapshot.js), or null. */
+async function fromSnapshot(loadPyodide, pyodideUrl, engine, key) {
+  const memory = await readSnapshot(key);
+  if (!memory) return null;
+  try {
+    const pyodide = await loadPyodide({ indexURL: pyodideUrl, _loadSnapshot: memory });
+    // The snapshot holds memory, not files: the engine's files again, for what it imports
+    // later; and fresh randomness, not the snapshot's (deals use the system's randomness).
+    pyodide.unpackArchive(engine, "zip", { extractDir: ENGINE_DIR });
+    pyodide.runPython("import random; random.seed()");
+    pyodide.pyimport("trumps.host.local");
+    return pyodide;
+  } catch {
+    await dropSnapshot();
+    return null;
+  }
+}
+
+/** A line for the browser's console (how the engine started), through the page. */
+function note(text) {
+  self.postMessage({ kind: "note", text });
 }
 
 function post(texts) {
