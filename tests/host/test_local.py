@@ -5,15 +5,19 @@ server's, is one of the protocol's messages, and shows nothing the seat's view d
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.hubkit import decoded, hello, run_hub, said
+from trumps.cli import cli
+from trumps.host.archive import replay_json
 from trumps.host.local import LocalHost
 from trumps.host.pacing import HAND_WAIT, PACES
 from trumps.server.hub import Connection, Hub
@@ -65,8 +69,10 @@ async def _follow(hub: Hub, conn: Connection, takeback_at: int | None) -> list[M
             turn += 1
 
 
-def local_game(game: str, players: int, takeback_at: int | None) -> list[Msg]:
-    host = LocalHost(seed=SEED)
+def local_game(
+    game: str, players: int, takeback_at: int | None, host: LocalHost | None = None
+) -> list[Msg]:
+    host = LocalHost(seed=SEED) if host is None else host
     out: list[Msg] = []
     (welcome,) = host.handle({"type": "hello", "protocol": 1, "name": "Me"})
     msgspec.convert(welcome, ServerMessage)
@@ -103,6 +109,46 @@ def test_a_whole_game_says_what_the_server_says(tmp_path: Path, game: str, playe
     served = seen[0]
     assert any(m.get("kind") == "takeback" for m in served)
     assert [normal(m) for m in local] == [normal(m) for m in served]
+
+
+def test_a_finished_game_is_kept_as_the_server_keeps_it(tmp_path: Path) -> None:
+    """The record of a finished game is the server's record of the same game (bar its
+    times), under the id game_over names, once; its replay is the server's replay, and
+    ``trumps record check`` accepts it."""
+    kept: list[Msg] = []
+
+    async def body(hub: Hub, store: Any) -> None:
+        over = (await server_game(hub, "twentyfive", 4, takeback_at=2))[-1]
+        kept.append(await store.get_game(over["record_id"]))
+
+    run_hub(tmp_path / "hub.db", body, bot_pace="instant", per_second=10**6, per_minute=10**7)
+    host = LocalHost(seed=SEED, wall=lambda: 1_765_000_000.123)
+    over = local_game("twentyfive", 4, takeback_at=2, host=host)[-1]
+    assert over["type"] == "game_over" and over["record_id"] == 1_765_000_000_123
+    finished = json.loads(host.take_finished_text() or "null")
+    assert host.take_finished_text() is None  # handed over once
+    record, served = finished["record"], kept[0]
+    times = {"started", "finished"}
+    assert {k: v for k, v in record.items() if k not in times} == {
+        k: v for k, v in served.items() if k not in times
+    }
+    assert record["started"] <= record["finished"]
+    assert finished["id"] == over["record_id"]
+    assert finished["summary"] == {
+        "id": over["record_id"], "table_id": "local-1", "game": "twentyfive",
+        "players": record["players"], "outcome": record["outcome"], "started": record["started"],
+        "finished": record["finished"], "by_bot": [], "rated": False, "rating_changes": [],
+        "seat": 0,
+    }  # fmt: skip
+    replayed = json.loads(host.replay_text(json.dumps(record)))
+    assert replayed == {**replay_json(served), "record": record}
+    assert len(replayed["positions"]) == len(record["actions"]) + 1
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["record", "check", str(path)])
+    assert result.exit_code == 0 and result.output.startswith("ok: twentyfive,"), result.output
+    (state,) = host.handle({"type": "resync", "table_id": "local-1"})
+    assert state["record_id"] == over["record_id"]  # a reload still names it
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
@@ -302,7 +348,8 @@ def test_a_saved_game_comes_back_as_it_was_and_goes_on_the_same(
     the same table: the same snapshot after the welcome, and the same messages for the same
     moves from then on, the bots' own draws included."""
     game_id, players = game
-    first = LocalHost(seed=seed)
+    noon = 1_765_108_800.0  # one time of day for both: the finished game's record id
+    first = LocalHost(seed=seed, wall=lambda: noon)
     first.handle({"type": "hello", "protocol": 1, "name": "Ana"})
     first.handle({"type": "play_computer", "game": game_id, "players": players, "level": "random",
                   "bot_pace": "instant"})  # fmt: skip
@@ -329,7 +376,7 @@ def test_a_saved_game_comes_back_as_it_was_and_goes_on_the_same(
         assert saved is None  # a finished game is not kept
         return
     assert saved is not None
-    second = LocalHost()
+    second = LocalHost(wall=lambda: noon)
     assert second.restore(saved)
     welcome, snapshot = second.handle({"type": "hello", "protocol": 1, "name": "Ana"})
     assert welcome["tables"] == [table.table_id]
@@ -345,3 +392,14 @@ def test_a_save_that_cannot_be_read_changes_nothing() -> None:
     for bad in ("", "{", '{"version": 99}', '{"version": 1, "table": {}}', "[]"):
         assert not host.restore(bad)
         assert host.table is None
+
+
+def test_a_deal_s_seed_is_a_number_javascript_holds_exactly() -> None:
+    """The page keeps its records as JSON and reads them with JavaScript, whose numbers are
+    exact only below 2**53: a seed above it would come back as another deal (seen: a
+    downloaded record that did not replay)."""
+    host = LocalHost()
+    for _ in range(20):
+        host.handle({"type": "play_computer", "game": "kozyri", "level": "random"})
+        assert host.table is not None
+        assert 0 <= host.table.game.seed < 2**53

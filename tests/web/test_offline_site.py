@@ -17,9 +17,11 @@ from urllib.parse import urljoin
 
 import httpx
 import pytest
+from click.testing import CliRunner
 from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 from server.e2e import ServerProc, free_port
+from trumps.cli import cli
 from trumps.host.catalog import catalog
 from trumps.web.site import write_site
 from web.kit import MINE, MINE_OR_OVER, SHOTS, WAIT, Run, open_page, to_a_dimmed_card
@@ -101,11 +103,15 @@ KEPT_JS = """async () => {
 }"""
 
 
-def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: Run) -> None:
+def test_a_static_site_plays_the_computer_with_the_network_cut(
+    site: str, run: Run, tmp_path: Path
+) -> None:
     """A first visit to the site keeps it (its service worker) and it is installable as an
     app (Chromium's checks of the manifest and service worker); the network is then cut
     and the page reloaded: one tap starts a Svoi Kozyri duel against the computer, played
-    to its end by clicks, every card drawn and nothing fetched from the network."""
+    to its end by clicks, every card drawn and nothing fetched from the network. The game
+    is kept on the device: its record downloads (and ``trumps record check`` accepts it),
+    and after a reload the history lists it and replays it."""
 
     async def body(browser: Browser) -> None:
         context, page = await open_page(browser, site + "/", pace=None, setup=_instant)
@@ -120,7 +126,7 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: R
         await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
         # No server here: only the computer to play, on this device.
         sections = await page.locator("nav button:visible").all_inner_texts()
-        assert sections == ["Play"], sections
+        assert sections == ["Play", "History"], sections
         assert await page.get_by_test_id("home-friend-kozyri").count() == 0
         assert await page.get_by_test_id("home-lobby").count() == 0
         failed: list[str] = []
@@ -140,9 +146,37 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(site: str, run: R
         )
         await page.screenshot(path=str(SHOTS / "offline-site-result.png"))
         assert not broken and not failed, (broken, failed)
+        # The finished game is kept on the device: its record downloads and checks out ...
+        async with page.expect_download() as saving:
+            await page.get_by_test_id("download-record").click()
+        record = json.loads(Path(await (await saving.value).path()).read_text(encoding="utf-8"))
+        checked = check_record(record, tmp_path)
+        assert checked.startswith(f"ok: kozyri, {len(record['actions'])} actions"), checked
+        # ... and after a reload (still no network) the history lists it and replays it.
+        await page.reload()
+        await page.locator("nav [data-show='history']").click()
+        rows = page.locator("#history li.row")
+        await expect(rows).to_have_count(1, timeout=BOOT)
+        await rows.get_by_role("button", name="Replay").click()
+        last = len(record["actions"])
+        await expect(page.get_by_test_id("replay-move")).to_have_text(f"Move 0 of {last}")
+        await page.keyboard.press("End")
+        await expect(page.get_by_test_id("replay-move")).to_contain_text(f"Move {last} of {last}")
+        await expect(page.get_by_test_id("analysis-elsewhere")).to_be_visible()
+        await page.screenshot(path=str(SHOTS / "offline-site-history.png"))
+        assert not failed, failed
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     run(body)
+
+
+def check_record(record: dict[str, Any], folder: Path) -> str:
+    """What ``trumps record check`` says of ``record``."""
+    path = folder / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["record", "check", str(path)])
+    assert result.exit_code == 0, result.output
+    return result.output
 
 
 def test_twenty_five_for_four_offline_with_a_why_not_and_a_hint(site: str, run: Run) -> None:

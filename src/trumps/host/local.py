@@ -26,10 +26,11 @@ from trumps.ai import BOTS, Bot, Decision, level_limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction, TrumpsError
 from trumps.games import GAMES, Game, new_game
 from trumps.games.base import Why
+from trumps.host.archive import now_iso, replay_json, summary_of
 from trumps.host.notes import PlyNotes, shown_action, shown_why, why_not_for
 from trumps.host.pacing import HINT_LEVEL, PACES, pace_delay, seat_names
 from trumps.host.takeback import kept_after_takeback, takeback_refusal
-from trumps.records import play_recorded
+from trumps.records import play_recorded, record_of
 
 __all__ = ["PROTOCOL", "LocalHost", "LocalTable"]
 
@@ -88,6 +89,10 @@ class LocalTable:
     _moved_at: float = 0.0  # when the latest game event happened
     _delay: float | None = None  # the pace's wait after the latest move, once drawn
     _read: int = 0  # the latest hand whose summary the person said they read (``continue``)
+    started_at: str | None = None  # when it was dealt (ISO 8601), for its record
+    record_id: int | None = None  # once over: the id its record is kept under
+    wall: Callable[[], float] = time.time  # the time of day, for the record's id
+    _finished: Msg | None = None  # the finished game to keep, until ``take_finished``
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.bot_seed)
@@ -167,7 +172,7 @@ class LocalTable:
             "rules": self.game.rules, "seats": self.seats(), "seat": self.me, "event": self.number,
             "view": view, "legal": legal, "to_move": self._to_move(), "why_not": why,
             "clocks": None, "private": False, "time_control": None, "log": log, "chat": [],
-            "outcome": self._outcome(), "record_id": None, "bot_pace": self.bot_pace,
+            "outcome": self._outcome(), "record_id": self.record_id, "bot_pace": self.bot_pace,
             "spectators": {"count": 0, "names": []}, "commitment": None, "contributed": False,
             "dealt": self.started, "rated": False, "takeback": None,
             "can_take_back": self._refusal() is None,
@@ -194,17 +199,36 @@ class LocalTable:
             "takeback": None, "can_take_back": self._refusal() is None,
         }]  # fmt: skip
         if kind in GAME_KINDS and self.over:
+            if self.record_id is None:
+                self._finish()
             out.append(
                 {
                     "type": "game_over",
                     "table_id": self.table_id,
                     "outcome": self._outcome(),
-                    "record_id": None,
+                    "record_id": self.record_id,
                 }
             )
         return out
 
+    def _finish(self) -> None:
+        """The game is over: its record, under an id of its own on this device (the time
+        of day in milliseconds: one person's games never end in the same one)."""
+        names = [s["name"] or "Guest" for s in self.seats()]  # stored data: as the server's
+        record = record_of(self.game, names, started=self.started_at, finished=now_iso())
+        self.record_id = int(self.wall() * 1000)
+        self._finished = {
+            "id": self.record_id, "record": record,
+            "summary": summary_of(self.record_id, self.table_id, record, self.me),
+        }  # fmt: skip
+
+    def take_finished(self) -> Msg | None:
+        """The finished game to keep (``{"id", "record", "summary"}``), once."""
+        finished, self._finished = self._finished, None
+        return finished
+
     def start(self) -> list[Msg]:
+        self.started_at = now_iso()
         return [self.snapshot(), *self.emit("join", seat=self.me), *self.emit("start")]
 
     def act(self, action: str, expected: int) -> list[Msg]:
@@ -335,10 +359,11 @@ class LocalHost:
         seed: int | None = None,
         bot_time: float | None = None,
         now: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.name: str | None = None
         self.table: LocalTable | None = None
-        self.seed, self.bot_time, self.now = seed, bot_time, now
+        self.seed, self.bot_time, self.now, self.wall = seed, bot_time, now, wall
         self._count = 0
 
     def handle(self, msg: Msg) -> list[Msg]:
@@ -413,7 +438,7 @@ class LocalHost:
             "game": {"id": t.game.game_id, "players": t.game.players, "rules": t.game.rules,
                      "seed": t.game.seed, "history": list(t.game.history)},
             "bot_pace": t.bot_pace, "events": [dataclasses.astuple(e) for e in t.events],
-            "read": t._read, "rng": t._rng.getstate(),
+            "read": t._read, "rng": t._rng.getstate(), "started_at": t.started_at,
         }  # fmt: skip
         return json.dumps(
             {"version": SAVED_VERSION, "count": self._count, "name": self.name, "table": table}
@@ -434,12 +459,14 @@ class LocalHost:
             table = LocalTable(
                 table_id=str(saved["table_id"]), game=game,
                 levels=list(saved["levels"]), name=data["name"], bot_pace=str(saved["bot_pace"]),
-                bot_time=self.bot_time, now=self.now,
+                bot_time=self.bot_time, now=self.now, wall=self.wall,
                 events=[_Entry(*e) for e in saved["events"]],
             )  # fmt: skip
             version, state, gauss = saved["rng"]
             table._rng.setstate((version, tuple(state), gauss))
             table._read = int(saved["read"])
+            started_at = saved.get("started_at")
+            table.started_at = started_at if isinstance(started_at, str) else None
             count = int(data["count"])
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, TrumpsError):
             return False
@@ -458,6 +485,17 @@ class LocalHost:
 
     def bot_move_text(self) -> list[str]:
         return [json.dumps(m) for m in self.bot_move()]
+
+    def take_finished_text(self) -> str | None:
+        """The game that just ended, to keep before the person is told (the worker stores
+        it, then passes on the messages): ``{"id", "record", "summary"}`` as JSON, once."""
+        finished = None if self.table is None else self.table.take_finished()
+        return None if finished is None else json.dumps(finished)
+
+    @staticmethod
+    def replay_text(record_text: str) -> str:
+        """``GET /api/games/{id}/replay`` of a kept record (JSON text in and out)."""
+        return json.dumps(replay_json(json.loads(record_text)))
 
     def _play_computer(self, msg: Msg) -> list[Msg]:
         game_id, players = msg.get("game"), msg.get("players", 2)
@@ -486,7 +524,8 @@ class LocalHost:
     def _open(
         self, game_id: str, players: int, rules: Any, levels: list[str | None], pace: str
     ) -> list[Msg]:
-        seed = secrets.randbits(63) if self.seed is None else self.seed + self._count
+        # 53 bits: a seed JavaScript's numbers hold exactly (the page keeps the record as JSON)
+        seed = secrets.randbits(53) if self.seed is None else self.seed + self._count
         try:
             game = new_game(game_id, players=players, rules=rules, seed=seed)
         except (TrumpsError, ValueError, TypeError) as e:
@@ -495,7 +534,7 @@ class LocalHost:
         self.table = LocalTable(
             table_id=f"local-{self._count}", game=game, levels=levels, name=self.name,
             bot_pace=pace, bot_time=self.bot_time, bot_seed=None if self.seed is None else seed,
-            now=self.now,
+            now=self.now, wall=self.wall,
         )  # fmt: skip
         return self.table.start()
 

@@ -51,8 +51,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trumps.ai import BOTS
+from trumps.host.archive import replay_json
 from trumps.ratings import Rating, load_calibration, shipped_calibration
-from trumps.records import play_recorded, replay
 from trumps.server.accounts import Accounts, LoginLimits, fail
 from trumps.server.analysisapi import AnalysisApi, AnalysisLimits
 from trumps.server.assets import Assets
@@ -377,18 +377,7 @@ class _Server:
         if isinstance(record, Response):
             return record
 
-        def positions() -> tuple[list[dict[str, Any]], list[dict[str, Any] | None]]:
-            game = replay({**record, "actions": [], "outcome": None, "finished": None})
-            out = [game.to_json()]
-            closed: list[dict[str, Any] | None] = [None]
-            for action in record["actions"]:
-                play_recorded(game, action)
-                out.append(game.to_json())
-                closed.append(game.closed())  # what each move closed (docs/api.md)
-            return out, closed
-
-        steps, closed = await asyncio.to_thread(positions)
-        return JSONResponse({"record": record, "positions": steps, "closed": closed})
+        return JSONResponse(await asyncio.to_thread(replay_json, record))
 
     async def i18n(self, request: Request) -> Response:
         lang = request.path_params["lang"]

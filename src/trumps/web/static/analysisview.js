@@ -68,7 +68,7 @@ export class AnalysisView {
    *  the replay to position i; `name(s)` names a seat; `onChange()` after the analysis came. */
   constructor(ctx, replay, { jump, name, onChange }) {
     Object.assign(this, { ctx, replay, jump, name, onChange });
-    this.state = "checking"; // checking | absent | running | done | gone
+    this.state = "checking"; // checking | absent | running | done | gone | elsewhere (no server)
     this.progress = null; // {done, total} while running
     this.data = null; // the analysis (JSON of docs/analysis.md) once done
     this.timer = 0;
@@ -89,6 +89,11 @@ export class AnalysisView {
 
   /** On opening the replay: is it analysed already, or being analysed? */
   start() {
+    if (this.ctx.catalog?.offline) { // the page's own engine keeps games but analyses none
+      this.state = "elsewhere";
+      this.render();
+      return;
+    }
     this.fetch(false);
   }
 
@@ -166,6 +171,11 @@ export class AnalysisView {
     this.node.hidden = this.state === "gone";
     this.button = null;
     this.plot = null;
+    if (this.state === "elsewhere") {
+      put(this.body, el("p", { class: "note", testid: "analysis-elsewhere" },
+        t("Games played on this device are not analysed: the analysis runs on a server.")));
+      return;
+    }
     if (this.state === "absent") {
       this.button = el("button", { type: "button", class: "primary", testid: "analyse", onclick: () => this.ask() }, t("Analyse"));
       put(this.body, el("p", { class: "note" },

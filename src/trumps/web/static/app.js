@@ -364,6 +364,7 @@ function rematch(tb) {
 }
 
 async function api(path, { method = "GET", body, auth = false } = {}) {
+  if (context.catalog?.offline && path.startsWith("/api/games")) return askEngine(path, method);
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (auth && S.token) headers.Authorization = `Bearer ${S.token}`;
@@ -377,6 +378,24 @@ async function api(path, { method = "GET", body, auth = false } = {}) {
     throw err;
   }
   return data;
+}
+
+/** The games kept on this device, asked of the page's own engine as of a server
+ *  (offline/games.js); only GETs: an analysis is made on a server. */
+async function askEngine(path, method) {
+  const engine = net.ws;
+  if (method !== "GET" || !engine?.ask) {
+    const err = new Error(t("Games played on this device are not analysed: the analysis runs on a server."));
+    err.code = "not_offline";
+    throw err;
+  }
+  const { status: code, body } = await engine.ask(path);
+  if (code >= 400) {
+    const err = new Error(body?.message || String(code));
+    Object.assign(err, { status: code, code: body?.error ?? null });
+    throw err;
+  }
+  return body;
 }
 
 /** Use the identity an account request returned: the new token, a new connection. */
@@ -568,8 +587,10 @@ function mountHeader() {
   el("span", { "aria-hidden": "true" }, "⚙"), el("span", { class: "label" }, t("Settings")));
   $("top").replaceChildren(
     el("h1", {}, el("span", { class: "logo", "aria-hidden": "true" }, "♠♥♦♣"), " trumps"),
-    // A static site has no server: no lobby, stored games or ratings (docs/offline.md).
-    el("nav", { "aria-label": t("Sections") }, context.catalog?.offline ? [nav("home", t("Play")), nav("table", t("Table"))]
+    // A static site has no server: no lobby or ratings; its history is the games kept on
+    // this device (docs/offline.md).
+    el("nav", { "aria-label": t("Sections") }, context.catalog?.offline
+      ? [nav("home", t("Play")), nav("table", t("Table")), nav("history", t("History"))]
       : [nav("home", t("Play")), nav("lobby", t("Lobby")), nav("table", t("Table")), nav("history", t("History")),
         el("button", { type: "button", "data-show": "leaderboard", testid: "nav-ratings",
           onclick: () => { location.hash = hashOf("leaderboard", boardFamily()); } }, t("Ratings"))]),
@@ -645,6 +666,11 @@ function openNamed(seated) {
     show("table");
   } else if (seated.has(id)) {
     // its table_state is on its way
+  } else if (context.catalog?.offline) {
+    // The page's own engine holds one game, mine: a table it did not give back has ended
+    // (it is in the history) and nobody else is there to join.
+    S.invite = null;
+    show(S.section);
   } else if (watch) {
     send({ type: "spectate", table_id: id });
   } else if (!load("named") && !load("name-asked")) {

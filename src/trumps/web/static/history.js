@@ -1,4 +1,5 @@
-// Your finished games (GET /api/games?mine=1), each rated one with what it did to your
+// Your finished games (GET /api/games?mine=1; with the page's own engine, the games kept
+// on this device, asked of it the same way), each rated one with what it did to your
 // rating, a link to your profile (an account's), and a replay stepping through every position
 // (GET /api/games/{id}/replay), drawn like the live table with every hand face up. Played
 // (the Play button), it moves at the server's bot pace (GET /api/catalog `paces`,
@@ -13,6 +14,7 @@ import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./boa
 import { animSpeed } from "./trickview.js";
 import { changeNodes, myChange, ratedBadge } from "./ratings.js";
 import { AnalysisView, markBadge } from "./analysisview.js";
+import { recordLink } from "./records.js";
 
 const PAGE = 20;
 let ctx = null; // {api, status}
@@ -82,7 +84,7 @@ export async function loadHistory() {
           myChange(g) ? changeNodes(myChange(g)) : null) : null),
       el("div", { class: "inline" },
         el("button", { type: "button", class: "primary", onclick: () => openReplay(g.id) }, t("Replay")),
-        el("a", { href: `/api/games/${encodeURIComponent(g.id)}?download=1`, download: `trumps-game-${g.id}.json` }, t("Download"))));
+        recordLink(ctx, g.id, t("Download"), { testid: "history-download" })));
   })));
 }
 

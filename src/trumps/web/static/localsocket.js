@@ -12,6 +12,8 @@ export class LocalSocket extends EventTarget {
   constructor(urls) {
     super();
     this.readyState = CONNECTING;
+    this.asked = new Map(); // id -> {resolve, reject} of each ask() not yet answered
+    this.asks = 0;
     this.worker = new Worker(urls.worker, { type: "module" });
     this.worker.onmessage = (event) => this.received(event.data);
     this.worker.onerror = (event) => this.fail(event.message || "the engine's worker failed");
@@ -31,6 +33,10 @@ export class LocalSocket extends EventTarget {
         if (msg.text) localStorage.setItem(SAVED, msg.text);
         else localStorage.removeItem(SAVED);
       } catch { /* storage full or refused: the game goes on, unkept */ }
+    } else if (msg.kind === "answer") {
+      const waiting = this.asked.get(msg.id);
+      this.asked.delete(msg.id);
+      waiting?.resolve({ status: msg.status, body: msg.body });
     } else if (msg.kind === "note") {
       console.info(`trumps: ${msg.text}`);
     } else if (msg.kind === "failed") {
@@ -43,6 +49,17 @@ export class LocalSocket extends EventTarget {
     this.close();
   }
 
+  /** A GET of the games kept on this device (`/api/games…`), answered by the worker as the
+   *  server answers it: {status, body}. Asked while the engine starts, it waits for it. */
+  ask(path) {
+    if (this.readyState === CLOSED) return Promise.reject(new Error("the engine is not running"));
+    const id = ++this.asks;
+    return new Promise((resolve, reject) => {
+      this.asked.set(id, { resolve, reject });
+      this.worker.postMessage({ kind: "api", id, path });
+    });
+  }
+
   send(text) {
     if (this.readyState === OPEN) this.worker.postMessage({ kind: "send", text });
   }
@@ -51,6 +68,8 @@ export class LocalSocket extends EventTarget {
     if (this.readyState === CLOSED) return;
     this.readyState = CLOSED;
     this.worker.terminate();
+    for (const { reject } of this.asked.values()) reject(new Error("the engine stopped"));
+    this.asked.clear();
     this.dispatchEvent(new CloseEvent("close"));
   }
 }

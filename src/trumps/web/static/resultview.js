@@ -9,6 +9,7 @@ import { personName, t } from "./i18n.js";
 import { outcomeNodes } from "./board.js";
 import { checkRecord, fairText } from "./fairdeal.js";
 import { changeNodes, loadMyChange } from "./ratings.js";
+import { recordLink } from "./records.js";
 
 /** Draw the result of table tb into `box` (hidden while the game runs). */
 export function renderResult(tb, box, ctx, seatLabel) {
@@ -23,8 +24,7 @@ export function renderResult(tb, box, ctx, seatLabel) {
     buttons.append(el("button", { type: "button", class: "primary", testid: "rematch", onclick: () => ctx.rematch(tb) }, tb.rematch?.new_table_id ? t("Accept the rematch") : t("Rematch")));
   }
   if (tb.record_id !== null) {
-    buttons.append(el("a", { href: `/api/games/${encodeURIComponent(tb.record_id)}?download=1`,
-      download: `trumps-game-${tb.record_id}.json` }, t("Download the game record")));
+    buttons.append(recordLink(ctx, tb.record_id, t("Download the game record"), { testid: "download-record" }));
   }
   children.push(ratingLine(tb, box, ctx), buttons, fairLine(tb, box, ctx));
   put(box, ...children);

@@ -4,17 +4,20 @@
 //
 // Messages from the page: {kind: "boot", pyodide, engine, saved} (the URLs of pyodide.mjs's
 // folder and of the engine's zip, both on the page's own origin, and the game under way the
-// page kept, or null), then {kind: "send", text}.
+// page kept, or null), then {kind: "send", text} and {kind: "api", id, path} (a GET of the
+// games kept on this device, games.js).
 // Messages to the page: {kind: "ready"} or {kind: "failed", reason}, then
 // {kind: "message", text} for each message the host sends, in order, and after each change
 // {kind: "saved", text}: the game under way (null when none), for the page to keep; and
-// {kind: "note", text}: how the engine started, for the browser's console.
+// {kind: "note", text}: how the engine started, for the browser's console; and
+// {kind: "answer", id, status, body} to each "api".
 
+import { answer, keepGame } from "./games.js";
 import { dropSnapshot, engineKey, readSnapshot, writeSnapshot } from "./snapshot.js";
 
 let host = null; // the Python LocalHost, once booted
 let botTimer = 0;
-const waiting = []; // what the page sent before the host was ready
+const waiting = []; // what the page asked before the host was ready, to run then
 const ENGINE_DIR = "/trumps-engine";
 
 async function boot(pyodideUrl, engineUrl, saved) {
@@ -63,10 +66,38 @@ function note(text) {
   self.postMessage({ kind: "note", text });
 }
 
+let delivered = Promise.resolve(); // the messages go out in order, each after what it waits for
+
+/** Hand the page the host's messages, and after them the game under way to keep. A game
+ * that just ended is kept on this device (games.js) before the page hears of it. */
 function post(texts) {
-  for (const text of texts.toJs ? texts.toJs() : texts) self.postMessage({ kind: "message", text });
+  const list = texts.toJs ? texts.toJs() : texts;
   texts.destroy?.();
-  self.postMessage({ kind: "saved", text: host.save() ?? null });
+  const finished = host.take_finished_text() ?? null;
+  const saved = host.save() ?? null;
+  delivered = delivered.then(async () => {
+    if (finished) {
+      try {
+        await keepGame(JSON.parse(finished));
+      } catch (e) {
+        note(`the finished game could not be kept on this device: ${e?.message ?? e}`);
+      }
+    }
+    for (const text of list) self.postMessage({ kind: "message", text });
+    self.postMessage({ kind: "saved", text: saved });
+  });
+}
+
+/** The page's request for kept games (GET /api/games…), answered as the server would. */
+async function ask(id, path) {
+  let reply;
+  try {
+    reply = await answer(path, (record) => host.replay_text(record));
+  } catch (e) {
+    reply = { status: 500, body: { error: "internal_error", message: String(e?.message ?? e) } };
+  }
+  await delivered; // after the messages before it (a game that just ended is listed)
+  self.postMessage({ kind: "answer", id, ...reply });
 }
 
 /** Make the next bot move when the table's pace says it is due (the host owns no timers). */
@@ -95,9 +126,12 @@ self.onmessage = async (event) => {
       return;
     }
     self.postMessage({ kind: "ready" });
-    for (const text of waiting.splice(0)) handle(text);
+    for (const run of waiting.splice(0)) run();
   } else if (msg.kind === "send") {
     if (host) handle(msg.text);
-    else waiting.push(msg.text);
+    else waiting.push(() => handle(msg.text));
+  } else if (msg.kind === "api") {
+    if (host) ask(msg.id, msg.path);
+    else waiting.push(() => ask(msg.id, msg.path));
   }
 };
