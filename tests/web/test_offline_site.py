@@ -288,7 +288,8 @@ def test_a_tap_while_the_engine_starts_starts_the_game_once_it_is_up(site: str, 
 
 def test_the_site_on_a_persian_phone(site: str, run: Run) -> None:
     """The site's first screen and table on a phone in Persian: only the computer to play,
-    the engine "on this device" in Persian words, the table playable."""
+    the engine "on this device" in Persian words, the table playable; a resigned game in
+    the history with its seats named in Persian."""
 
     async def body(browser: Browser) -> None:
         _, page = await open_page(
@@ -304,6 +305,18 @@ def test_the_site_on_a_persian_phone(site: str, run: Run) -> None:
         await page.screenshot(path=str(SHOTS / "offline-site-table-phone-fa.png"))
         hand = page.locator("[data-testid='hand'] [data-legal='true']")
         assert await hand.count() >= 1
+        # Resigned, the game is in the history, its seats named in Persian (the record
+        # keeps the defaults in English: "Guest", "medium bot").
+        page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+        await page.get_by_test_id("resign").click()
+        await expect(page.get_by_test_id("result")).to_be_visible()
+        await page.locator("nav [data-show='history']").click()
+        row = page.locator("#history li.row")
+        await expect(row).to_have_count(1, timeout=WAIT)
+        names = await row.inner_text()
+        assert "مهمان" in names and "ربات متوسط" in names, names
+        assert "Guest" not in names and " bot" not in names, names
+        await page.screenshot(path=str(SHOTS / "offline-site-history-phone-fa.png"))
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     run(body)

@@ -9,7 +9,7 @@
 
 import { checkRecord, fairText } from "./fairdeal.js";
 import { bdi, el, put } from "./dom.js";
-import { gameName, listed, t } from "./i18n.js";
+import { gameName, listed, storedName, t } from "./i18n.js";
 import { actionNodes, centreNode, outcomeNodes, seatBox, seatCount } from "./board.js";
 import { animSpeed } from "./trickview.js";
 import { changeNodes, myChange, ratedBadge } from "./ratings.js";
@@ -48,7 +48,7 @@ function page(delta) {
   loadHistory();
 }
 
-const nameIn = (record) => (s) => record?.players?.[s] ?? t("Seat {n}", { n: s + 1 });
+const nameIn = (record) => (s) => storedName(record?.players?.[s] ?? t("Seat {n}", { n: s + 1 }));
 
 export async function loadHistory() {
   if (!parts) return;
@@ -68,7 +68,7 @@ export async function loadHistory() {
     return;
   }
   put(parts.list, el("ul", { class: "plain rows" }, games.map((g) => {
-    const name = (s) => g.players?.[s] ?? t("Seat {n}", { n: s + 1 });
+    const name = (s) => storedName(g.players?.[s] ?? t("Seat {n}", { n: s + 1 }));
     const when = g.finished ?? g.started;
     // A game I left that a takeover bot finished is not my win or loss: say so, neutrally.
     const left = g.seat !== undefined && g.seat !== null && (g.by_bot ?? []).includes(g.seat);
@@ -77,7 +77,7 @@ export async function loadHistory() {
       : outcomeNodes(g.outcome, name, g.seat ?? null);
     return el("li", { class: "row" },
       el("div", {},
-        el("strong", {}, gameName(g.game)), " · ", listed(g.players.map((p) => bdi(p))),
+        el("strong", {}, gameName(g.game)), " · ", listed(g.players.map((p) => bdi(storedName(p)))),
         el("div", { class: "note" }, ...result,
           when ? ` · ${formatDate(when)}` : ""),
         g.rated ? el("div", { class: "note", testid: "history-change" }, ratedBadge(), " ",

@@ -105,6 +105,15 @@ export function listed(items) {
   return items.flatMap((x, i) => (i ? [sep, x] : [x]));
 }
 
+/** A name as a game's record stores it (in English, docs/records.md): the defaults a
+ *  server or the page's own engine wrote for a person who chose no name ("Guest") and for
+ *  a bot seat ("medium bot", "medium bot 2") in the page's language; a chosen name as it is. */
+export function storedName(name) {
+  if (name === "Guest") return t("Guest");
+  const bot = /^(random|easy|medium|hard|expert) bot( \d+)?$/.exec(name ?? "");
+  return bot ? botName({ bot: bot[1], name }) : name;
+}
+
 export function levelName(level, fallback = level) {
   return {
     random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"),
