@@ -24,7 +24,7 @@ from server.e2e import ServerProc, free_port
 from trumps.cli import cli
 from trumps.host.catalog import catalog
 from trumps.web.site import write_site
-from web.kit import MINE, MINE_OR_OVER, SHOTS, WAIT, Run, open_page, to_a_dimmed_card
+from web.kit import MINE, MINE_OR_OVER, SHOTS, WAIT, Run, open_page, setting, to_a_dimmed_card
 
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
 
@@ -212,6 +212,51 @@ def test_twenty_five_for_four_offline_with_a_why_not_and_a_hint(site: str, run: 
         await expect(page.get_by_test_id("result")).to_be_visible()
 
     SHOTS.mkdir(parents=True, exist_ok=True)
+    run(body)
+
+
+def test_rules_help_keyboard_and_text_mode_with_the_network_cut(site: str, run: Run) -> None:
+    """With the network cut, the rules help opens on the game, a card is played by its
+    number key (the keyboard play), and in text mode a move is played by its typed code
+    and the table's facts are answered (the page's own engine behind all of it)."""
+
+    async def body(browser: Browser) -> None:
+        context, page = await open_page(browser, site + "/", pace=None, setup=_instant)
+        await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        await page.wait_for_function(KEPT_JS, timeout=BOOT)
+        await context.set_offline(True)
+        await page.reload()
+        await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
+        await page.get_by_test_id("help-open").click()
+        await expect(page.get_by_test_id("rules-kozyri")).to_contain_text("trump")
+        await page.get_by_test_id("help-close").click()
+        await page.get_by_test_id("home-play-kozyri").click()
+        table = page.get_by_test_id("table")
+        await expect(table).to_be_visible(timeout=BOOT)
+        await page.wait_for_function(MINE)
+        before = await table.get_attribute("data-event")
+        await page.keyboard.press("1")  # the first move that may be made (the trump's choice)
+        await expect(table).not_to_have_attribute("data-event", before or "", timeout=WAIT)
+        await page.wait_for_function(MINE_OR_OVER)
+        await setting(page, "text-mode", True)
+        await expect(page.get_by_test_id("text-table")).to_be_visible()
+        if await page.get_by_test_id("result").is_visible():
+            return  # (a one-move game: there is nothing left to type)
+        command = page.get_by_test_id("text-command")
+        answers = page.get_by_test_id("text-answers")
+        await command.fill("table")
+        await command.press("Enter")
+        await expect(answers).to_contain_text("Trumps:")
+        await page.wait_for_function(MINE_OR_OVER)
+        if await page.get_by_test_id("result").is_visible():
+            return
+        legal = page.locator("#table button.hcard[data-legal='true']")
+        code = await legal.first.get_attribute("data-card") if await legal.count() else "take"
+        before = await table.get_attribute("data-event")
+        await command.fill(code or "")
+        await command.press("Enter")
+        await expect(table).not_to_have_attribute("data-event", before or "", timeout=WAIT)
+
     run(body)
 
 
