@@ -1,6 +1,10 @@
 """Svoi Kozyri duel head to head: ``expert`` against ``hard`` (issue 12: ≥ 70% of the
 decided games), each at the same share of its own budget (``--budget-scale``).
 
+``--handicap F`` has the second level think F times slower (its budget divided by F): the
+same level against itself as the page's interpreted engine plays it (issue 28;
+``benchmarks/offline.py`` measures how far each looks in the page and here).
+
 Run: ``python benchmarks/kozyri_duel.py --games 100 --seed 1 --budget-scale 0.25``
 (one process, one core).  Each seeded deal is played twice, the seats swapped; prints
 the first level's wins, losses and draws, and its share of the decided games with a
@@ -30,11 +34,12 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return c - h, c + h
 
 
-def play(levels: list[str], seed: int, scale: float) -> int | None:
-    """One game, ``levels[s]`` in seat s: the winning seat, or None for a draw."""
+def play(levels: list[str], seed: int, scales: list[float]) -> int | None:
+    """One game, ``levels[s]`` in seat s at ``scales[s]`` of its own time budget: the
+    winning seat, or None for a draw."""
     bots = [LEVEL_BOTS[level]("kozyri") for level in levels]
     limits = []
-    for level in levels:
+    for level, scale in zip(levels, scales, strict=True):
         own = level_limits("kozyri", level, 2)
         limits.append(Limits(time=None if own.time is None else own.time * scale))
     game = trumps.new_game("kozyri", seed=seed)
@@ -55,15 +60,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games (two per deal)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-scale", type=float, default=1.0)
+    parser.add_argument(
+        "--handicap", type=float, default=1.0,
+        help="the second level thinks this many times slower (a search in the page's "
+        "interpreted engine: its budget divided by this)",
+    )  # fmt: skip
     args = parser.parse_args()
     first, second = args.levels.split(",")
+    own, other = args.budget_scale, args.budget_scale / args.handicap
     wins = losses = draws = 0
     start = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i // 2
         seat = i % 2
         levels = [first, second] if seat == 0 else [second, first]
-        winner = play(levels, seed, args.budget_scale)
+        scales = [own, other] if seat == 0 else [other, own]
+        winner = play(levels, seed, scales)
         if winner is None:
             draws += 1
         elif winner == seat:
@@ -74,7 +86,9 @@ def main() -> None:
     lo, hi = wilson(wins, decided)
     share = wins / decided if decided else 0.0
     print(
-        f"{first} vs {second}, {args.budget_scale:g} x own budgets, {args.games} games "
+        f"{first} vs {second}, {args.budget_scale:g} x own budgets"
+        + (f" (the second {args.handicap:g}x slower)" if args.handicap != 1 else "")
+        + f", {args.games} games "
         f"(seed {args.seed}): {wins} won, {losses} lost, {draws} drawn; "
         f"{100 * share:.1f}% of decided games (95% {100 * lo:.1f}-{100 * hi:.1f}%); "
         f"{time.perf_counter() - start:.0f} s"
