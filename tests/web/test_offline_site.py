@@ -82,6 +82,18 @@ async def open_site(browser: Browser, site: str) -> tuple[BrowserContext, Page]:
     return await open_page(browser, site + "/", pace=None, setup=_instant, still=True)
 
 
+async def offline_site(browser: Browser, site: str) -> Page:
+    """The site opened once (its service worker keeps it), then the network cut and the
+    page loaded again: what a player sees on the train."""
+    context, page = await open_site(browser, site)
+    await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    await page.wait_for_function(KEPT_JS, timeout=BOOT)
+    await context.set_offline(True)
+    await page.reload()
+    await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
+    return page
+
+
 async def play_out(page: Page) -> int:
     """Play the person's first legal move until the game ends; the moves made."""
     result, turn = page.get_by_test_id("result"), page.get_by_test_id("turn")
@@ -193,12 +205,7 @@ def test_twenty_five_for_four_offline_with_a_why_not_and_a_hint(site: str, run: 
     to its end."""
 
     async def body(browser: Browser) -> None:
-        context, page = await open_site(browser, site)
-        await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        await page.wait_for_function(KEPT_JS, timeout=BOOT)
-        await context.set_offline(True)
-        await page.reload()
-        await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
+        page = await offline_site(browser, site)
         await page.get_by_test_id("home-players-twentyfive").select_option("4")
         await page.get_by_test_id("home-play-twentyfive").click()
         await expect(page.get_by_test_id("table")).to_be_visible(timeout=BOOT)
@@ -228,12 +235,7 @@ def test_rules_help_keyboard_and_text_mode_with_the_network_cut(site: str, run: 
     and the table's facts are answered (the page's own engine behind all of it)."""
 
     async def body(browser: Browser) -> None:
-        context, page = await open_site(browser, site)
-        await page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        await page.wait_for_function(KEPT_JS, timeout=BOOT)
-        await context.set_offline(True)
-        await page.reload()
-        await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
+        page = await offline_site(browser, site)
         await page.get_by_test_id("help-open").click()
         await expect(page.get_by_test_id("rules-kozyri")).to_contain_text("trump")
         await page.get_by_test_id("help-close").click()
