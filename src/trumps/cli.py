@@ -450,6 +450,13 @@ cli.add_command(analyze)
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
 )
 @click.option(
+    "--offline",
+    is_flag=True,
+    help="Offer the page's own engine for play with no network: the page asks each player "
+    "before keeping it (about 7 MB). Pyodide is fetched once from the npm registry, "
+    "checked, and kept in the cache (docs/offline.md).",
+)
+@click.option(
     "--open",
     "open_page",
     is_flag=True,
@@ -486,6 +493,7 @@ def serve(
     login_per_account: int,
     forwarded_allow_ips: tuple[str, ...],
     log_level: str,
+    offline: bool,
     open_page: bool,
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
@@ -495,7 +503,7 @@ def serve(
         from trumps.server.run import service_problem
         from trumps.server.wiretypes import BotPace
         from trumps.web import STATIC
-        from trumps.web.i18n import catalog_json
+        from trumps.web.i18n import LANGS, catalog_json
 
     if db is not None and not db.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
         raise click.BadParameter(
@@ -538,6 +546,14 @@ def serve(
             "not provably fair (tests and demonstrations only)",
             err=True,
         )
+    device = None
+    if offline:
+        from trumps.web.offline import OfflineError, device_folder
+
+        try:
+            device = device_folder(langs=LANGS)
+        except (OfflineError, OSError) as e:
+            raise click.ClickException(f"cannot offer play with no network: {e}") from None
     try:
         run_server(
             host=host,
@@ -547,6 +563,7 @@ def serve(
             bot_time=bot_time,
             bot_pace=cast(BotPace, bot_pace),
             static=STATIC,
+            device=device,
             catalogs=catalog_json,
             catalogs_ref=f"{catalog_json.__module__}:{catalog_json.__name__}",
             rate=(rate, rate_minute),

@@ -38,10 +38,11 @@ def module_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProc]:
     """The module's server: SQLite, deals from the module's ``SEED`` (KOZYRI_SEED unless
-    the module says)."""
+    the module says), with the module's ``SERVER_ARGS`` to ``trumps serve`` if it has any."""
     seed = getattr(request.module, "SEED", KOZYRI_SEED)
     work = tmp_path_factory.mktemp("web")
-    proc = ServerProc(f"sqlite+aiosqlite:///{work / 'web.db'}", work, seed=seed)
+    extra = tuple(getattr(request.module, "SERVER_ARGS", ()))
+    proc = ServerProc(f"sqlite+aiosqlite:///{work / 'web.db'}", work, seed=seed, extra=extra)
     proc.start()
     yield proc
     proc.stop()

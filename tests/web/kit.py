@@ -337,3 +337,39 @@ async def to_a_dimmed_card(page: Page) -> str:
         await legal.first.click()
         await expect(table).not_to_have_attribute("data-event", before or "")
     raise AssertionError("no dimmed card in 100 turns")
+
+
+# The bots' pace a test page asks for, on the way into the page's own engine.
+DEVICE_PACE_JS = """() => {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (msg, ...rest) {
+    if (msg && msg.kind === "send" && msg.text.includes('"play_computer"')) {
+      msg = { ...msg, text: JSON.stringify({ ...JSON.parse(msg.text), bot_pace: "instant" }) };
+    }
+    return post.call(this, msg, ...rest);
+  };
+}"""
+
+
+async def device_instant(context: BrowserContext) -> None:
+    """Bots at once in a page that plays on its own engine (its Web Worker)."""
+    await context.add_init_script(f"({DEVICE_PACE_JS})()")
+
+
+async def play_out(page: Page) -> int:
+    """Play the person's first legal move until the game ends; the moves made."""
+    result, turn = page.get_by_test_id("result"), page.get_by_test_id("turn")
+    legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
+    moves = 0
+    while True:
+        await page.wait_for_function(MINE_OR_OVER)
+        if await result.is_visible():
+            return moves
+        if await turn.get_attribute("data-mine") != "true":
+            continue
+        before = await page.get_by_test_id("table").get_attribute("data-event")
+        await legal.first.click()
+        await expect(page.get_by_test_id("table")).not_to_have_attribute(
+            "data-event", before or "", timeout=WAIT
+        )
+        moves += 1

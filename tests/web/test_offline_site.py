@@ -24,7 +24,18 @@ from server.e2e import ServerProc, free_port
 from trumps.cli import cli
 from trumps.host.catalog import catalog
 from trumps.web.site import write_site
-from web.kit import MINE, MINE_OR_OVER, SHOTS, WAIT, Run, open_page, setting, to_a_dimmed_card
+from web.kit import (
+    MINE,
+    MINE_OR_OVER,
+    SHOTS,
+    WAIT,
+    Run,
+    device_instant,
+    open_page,
+    play_out,
+    setting,
+    to_a_dimmed_card,
+)
 
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
 
@@ -59,27 +70,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc.wait(timeout=30)
 
 
-# The bots' pace a test page asks for, on the way into the page's own engine.
-INSTANT_JS = """() => {
-  const post = Worker.prototype.postMessage;
-  Worker.prototype.postMessage = function (msg, ...rest) {
-    if (msg && msg.kind === "send" && msg.text.includes('"play_computer"')) {
-      msg = { ...msg, text: JSON.stringify({ ...JSON.parse(msg.text), bot_pace: "instant" }) };
-    }
-    return post.call(this, msg, ...rest);
-  };
-}"""
-
-
-async def _instant(context: BrowserContext) -> None:
-    await context.add_init_script(f"({INSTANT_JS})()")
-
-
 async def open_site(browser: Browser, site: str) -> tuple[BrowserContext, Page]:
     """A new profile at the site, the bots instant and motion reduced: a tap lands on a
     card at rest (a card still flying in from the deal can be missed by a tap at where it
     is going — seen as a lost why-not); the table's motion has tests of its own."""
-    return await open_page(browser, site + "/", pace=None, setup=_instant, still=True)
+    return await open_page(browser, site + "/", pace=None, setup=device_instant, still=True)
 
 
 async def offline_site(browser: Browser, site: str) -> Page:
@@ -92,25 +87,6 @@ async def offline_site(browser: Browser, site: str) -> Page:
     await page.reload()
     await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
     return page
-
-
-async def play_out(page: Page) -> int:
-    """Play the person's first legal move until the game ends; the moves made."""
-    result, turn = page.get_by_test_id("result"), page.get_by_test_id("turn")
-    legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
-    moves = 0
-    while True:
-        await page.wait_for_function(MINE_OR_OVER)
-        if await result.is_visible():
-            return moves
-        if await turn.get_attribute("data-mine") != "true":
-            continue
-        before = await page.get_by_test_id("table").get_attribute("data-event")
-        await legal.first.click()
-        await expect(page.get_by_test_id("table")).not_to_have_attribute(
-            "data-event", before or "", timeout=WAIT
-        )
-        moves += 1
 
 
 # Every file of the site kept by its service worker (precache.json's list, in one cache).
@@ -320,7 +296,7 @@ def test_a_tap_while_the_engine_starts_starts_the_game_once_it_is_up(site: str, 
 
     async def body(browser: Browser) -> None:
         context = await browser.new_context(locale="en-GB")
-        await _instant(context)
+        await device_instant(context)
         held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
         async def hold(route: Route) -> None:
@@ -347,7 +323,7 @@ def test_the_site_on_a_persian_phone(site: str, run: Run) -> None:
 
     async def body(browser: Browser) -> None:
         _, page = await open_page(
-            browser, site + "/", locale="fa-IR", phone=True, pace=None, setup=_instant
+            browser, site + "/", locale="fa-IR", phone=True, pace=None, setup=device_instant
         )
         await page.screenshot(path=str(SHOTS / "offline-site-home-phone-fa.png"))
         assert await page.get_by_test_id("home-friend-twentyfive").count() == 0
@@ -404,7 +380,8 @@ def test_site_refuses_a_file_for_a_folder_in_one_line(tmp_path: Path) -> None:
 
 def test_the_server_s_page_names_a_valid_manifest_and_icon(server: ServerProc, run: Run) -> None:
     """The page a server serves names the same web app manifest (under its versioned
-    prefix): Chromium reads it without errors and finds its icon."""
+    prefix): Chromium reads it without errors and finds its icon. A server started
+    without ``--offline`` offers no copy for the device (no service worker, no offer)."""
 
     async def body(browser: Browser) -> None:
         context, page = await open_page(browser, server.http + "/")
@@ -414,6 +391,11 @@ def test_the_server_s_page_names_a_valid_manifest_and_icon(server: ServerProc, r
         assert "/static/v-" in manifest["url"]
         icon = json.loads(manifest["data"])["icons"][0]["src"]
         assert (await page.request.get(urljoin(manifest["url"], icon))).ok
+        # Without --offline the server offers nothing to keep on a device.
+        assert (await page.request.get(server.http + "/sw.js")).status == 404
+        assert "device" not in await (await page.request.get(server.http + "/api/catalog")).json()
+        await expect(page.get_by_test_id("home-screen")).to_be_visible()
+        assert await page.get_by_test_id("device-keep").count() == 0
 
     run(body)
 
@@ -426,7 +408,9 @@ def test_a_new_site_is_a_new_service_worker(tmp_path: Path) -> None:
     def worker(folder: Path, games: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         write_site(folder, games)
         text = (folder / "sw.js").read_text(encoding="utf-8")
-        listed = json.loads(text.split("const PRECACHE = ", 1)[1].split("; //", 1)[0])
+        first = text.split("\n", 1)[0]
+        assert first.startswith("self.TRUMPS_PRECACHE = ") and first.endswith(";"), first
+        listed = json.loads(first.removeprefix("self.TRUMPS_PRECACHE = ")[:-1])
         return text, listed
 
     same_a, listed = worker(tmp_path / "a", catalog())

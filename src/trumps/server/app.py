@@ -47,7 +47,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from trumps.ai import BOTS
@@ -57,8 +57,9 @@ from trumps.server.accounts import Accounts, LoginLimits, fail
 from trumps.server.analysisapi import AnalysisApi, AnalysisLimits
 from trumps.server.assets import Assets
 from trumps.server.auth import BadToken
-from trumps.server.catalog import catalog_endpoint
+from trumps.server.catalog import catalog_json
 from trumps.server.commit import UNREACHABLE, one_line, unreachable
+from trumps.server.device import Device
 from trumps.server.httpsafety import Refused, SecurityHeaders, json_body
 from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
 from trumps.server.protocol import json_schema
@@ -109,6 +110,9 @@ class ServerSettings:
     # The page's translations: lang -> JSON bytes or None (trumps.web.i18n.catalog_json).
     catalogs: Callable[[str], bytes | None] | None = None
     static: Path | None = None  # the page's files (trumps.web.STATIC); None: API only
+    # The page's own engine offered for play with no network (trumps.web.offline's
+    # device_folder; needs ``static``); None: not offered (device.py).
+    device: Path | None = None
     # Several processes form one service through Redis (with PostgreSQL as the database):
     redis_url: str | None = None  # None: this process is the whole service
     node_id: str | None = None  # this process's name in the service (None: the hub's own)
@@ -134,6 +138,12 @@ class _Server:
         self.gate = SocketGate(settings.sockets_per_address, socket_budget(settings.max_sockets))
         self.settings = settings
         self.assets = Assets(settings.static) if settings.static is not None else None
+        self.device = (
+            Device(settings.device, self.assets, catalog_json(), settings.catalogs or _none)
+            if settings.device is not None and self.assets is not None
+            else None
+        )
+        self.catalog = catalog_json() if self.device is None else self.device.catalog
         self.store: Store = store or SqlStore(settings.db)
         self.sessions = Sessions(self.store, settings.secret)
         self.hub = Hub(
@@ -386,10 +396,18 @@ class _Server:
             return fail(404, "no_such_language", f"no translations for {lang[:20]!r}")
         return Response(found, media_type="application/json", headers={"cache-control": "no-cache"})
 
+    async def catalog_endpoint(self, _request: Request) -> Response:
+        """``GET /api/catalog`` (with ``device`` where the page's engine is offered)."""
+        return Response(self.catalog, media_type="application/json")
+
     async def index(self, request: Request) -> Response:
         if self.assets is None:
             return PlainTextResponse("trumps server: the page is not installed; see /api/schema")
         return await self.assets.index(request)
+
+
+def _none(_lang: str) -> None:
+    return None
 
 
 def create_app(settings: ServerSettings, store: Store | None = None) -> Starlette:
@@ -399,12 +417,17 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
     def route(path: str, fn: Callable[[Request], Awaitable[Response]], methods: list[str]) -> Route:
         return Route(path, fn, methods=methods)
 
-    static = []
+    static: list[BaseRoute] = []
     if server.assets is not None:
         assets = server.assets
         static = [
             Mount(assets.prefix, app=assets.versioned, name="static"),
             Mount("/static", app=assets.plain, name="static-plain"),
+        ]
+    if server.device is not None:
+        static += [
+            route("/sw.js", server.device.service_worker, ["GET"]),
+            Mount(server.device.prefix, app=server.device.files, name="device"),
         ]
     # Deals on request, for tests: only where deals are predictable already (--seed).
     test_routes = (
@@ -416,7 +439,7 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
             route("/healthz", server.healthz, ["GET"]),
             route("/readyz", server.readyz, ["GET"]),
             route("/api/schema", server.schema, ["GET"]),
-            route("/api/catalog", catalog_endpoint, ["GET"]),
+            route("/api/catalog", server.catalog_endpoint, ["GET"]),
             route("/api/tables", server.tables, ["GET"]),
             route("/api/accounts", server.accounts.create, ["POST"]),
             route("/api/login", server.accounts.login, ["POST"]),
@@ -476,6 +499,7 @@ def settings_env(
             "bot_pace": settings.bot_pace,
             "freeze_gc": settings.freeze_gc,
             "static": None if settings.static is None else str(settings.static),
+            "device": None if settings.device is None else str(settings.device),
             "redis_url": settings.redis_url,
             "node_id": settings.node_id,
             "allowed_origins": list(settings.allowed_origins),
@@ -545,6 +569,7 @@ def app_from_env() -> Starlette:
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     log_no_frames()
     static = data.pop("static")
+    device = data.pop("device", None)
     origins = tuple(data.pop("allowed_origins", ()))
     fair = FairUse(**data.pop("fair", {}))
     analysis = AnalysisLimits(**data.pop("analysis", {}))
@@ -554,6 +579,7 @@ def app_from_env() -> Starlette:
         analysis=analysis,
         catalogs=catalogs,
         static=None if static is None else Path(static),
+        device=None if device is None else Path(device),
         allowed_origins=origins,
     )
     settings.node_id = settings.node_id or default_node_id()

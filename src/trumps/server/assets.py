@@ -26,10 +26,16 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import Receive, Scope, Send
 
+from trumps.server.httpsafety import CSP
+
 __all__ = ["IMMUTABLE", "Assets"]
 
 IMMUTABLE: Final = "public, max-age=31536000, immutable"
 REVALIDATE: Final = "no-cache"
+#: The page's own engine runs in a Web Worker (``offline/worker.js``) whose policy is its
+#: own script's: it compiles Pyodide's WebAssembly, which the page's policy does not allow.
+WORKER_CSP: Final = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+_OWN_POLICY: Final = {"offline/worker.js": WORKER_CSP}
 
 
 def _version(root: Path) -> str:
@@ -95,6 +101,8 @@ class _MemoryFiles:
             "etag": found.etag,
             "vary": "Accept-Encoding",
         }
+        if (policy := _OWN_POLICY.get(posixpath.normpath(name))) is not None:
+            headers["content-security-policy"] = policy
         if request.headers.get("if-none-match") == found.etag:
             await Response(status_code=304, headers=headers)(scope, receive, send)
             return
@@ -135,6 +143,13 @@ class Assets:
         }
         self.versioned = _MemoryFiles(files, IMMUTABLE)
         self.plain = _MemoryFiles(files, REVALIDATE)
+
+    def wire_sizes(self) -> dict[str, int]:
+        """Each file's bytes on the wire (gzipped where it is served so)."""
+        return {
+            name: len(file.gzipped if file.gzipped is not None else file.body)
+            for name, file in self.versioned.files.items()
+        }
 
     async def index(self, request: Request) -> Response:
         headers = {"cache-control": REVALIDATE, "etag": self.etag}

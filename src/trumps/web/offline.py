@@ -14,8 +14,10 @@ interpreted, as with ``TRUMPS_PURE=1``.  It imports nothing outside the standard
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import io
+import json
 import os
 import shutil
 import tarfile
@@ -26,10 +28,13 @@ from pathlib import Path
 from typing import Final
 
 __all__ = [
+    "DEVICE_ENGINE",
+    "DEVICE_PYODIDE",
     "ENGINE_PARTS",
     "PYODIDE_FILES",
     "PYODIDE_VERSION",
     "OfflineError",
+    "device_folder",
     "engine_zip",
     "pyodide_dir",
 ]
@@ -55,6 +60,9 @@ ENGINE_PARTS: Final = (
     "ratings.py", "games", "ai", "host",
 )  # fmt: skip
 PACKAGE: Final = Path(__file__).parents[1]
+#: In a device folder (``device_folder``): Pyodide's files and the engine's zip.
+DEVICE_PYODIDE: Final = "pyodide"
+DEVICE_ENGINE: Final = "engine.zip"
 
 
 class OfflineError(Exception):
@@ -114,3 +122,36 @@ def engine_zip() -> bytes:
                 info.compress_type = zipfile.ZIP_DEFLATED  # a fixed date: the same zip each time
                 z.writestr(info, file.read_bytes())
     return out.getvalue()
+
+
+def device_folder(cache: Path | None = None, *, langs: tuple[str, ...] = ()) -> Path:
+    """The folder a server offers its page's own engine from (``trumps serve --offline``):
+    ``pyodide/`` (each file beside its gzipped copy where that is smaller), ``engine.zip``
+    and ``device.json`` (the page's languages).  Made once per engine and Pyodide version
+    in the cache (its name says which), so a server starts without compressing anything;
+    Pyodide is fetched and checked first if it is not there yet."""
+    root = cache or cache_root()
+    pyodide = pyodide_dir(root)
+    engine = engine_zip()
+    stamp = hashlib.sha256(engine + PYODIDE_VERSION.encode() + repr(langs).encode())
+    folder = root / f"device-{stamp.hexdigest()[:16]}"
+    if (folder / "device.json").is_file():
+        return folder
+    staging = Path(tempfile.mkdtemp(prefix="device-", dir=root))
+    try:
+        (staging / DEVICE_PYODIDE).mkdir()
+        for name in PYODIDE_FILES:
+            data = (pyodide / name).read_bytes()
+            (staging / DEVICE_PYODIDE / name).write_bytes(data)
+            packed = gzip.compress(data, compresslevel=9, mtime=0)
+            if len(packed) < len(data) * 0.9:
+                (staging / DEVICE_PYODIDE / f"{name}.gz").write_bytes(packed)
+        (staging / DEVICE_ENGINE).write_bytes(engine)
+        (staging / "device.json").write_text(
+            json.dumps({"pyodide": PYODIDE_VERSION, "langs": list(langs)}), encoding="utf-8"
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+        staging.rename(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return folder

@@ -31,8 +31,6 @@ OFFLINE_URLS: Final = {
     "engine": "/engine.zip",
     "sw": "/sw.js",  # the service worker that keeps the site for use with no network
 }
-#: The line of ``offline/sw.js`` that the site's list of files replaces.
-SW_LIST: Final = 'const PRECACHE = { version: "unbuilt", files: [] };'
 #: Files of the site the service worker does not keep: the page's licences and notes.
 PRIVATE: Final = frozenset({"LICENSE.md", "README.md", "OFL.txt"})
 #: What ``write_site`` puts in a folder; anything else there is left alone.
@@ -77,9 +75,7 @@ def write_site(dest: Path, games: dict[str, Any], *, cache: Path | None = None) 
     }
     (dest / "precache.json").write_text(json.dumps(precache), encoding="utf-8")
     worker = (STATIC / "offline" / "sw.js").read_text(encoding="utf-8")
-    if SW_LIST not in worker:
-        raise ValueError("offline/sw.js has lost the line trumps site writes its list into")
     (dest / "sw.js").write_text(
-        worker.replace(SW_LIST, f"const PRECACHE = {json.dumps(precache)};"), encoding="utf-8"
+        f"self.TRUMPS_PRECACHE = {json.dumps(precache)};\n{worker}", encoding="utf-8"
     )
     return sum(f.stat().st_size for f in dest.rglob("*") if f.is_file())

@@ -89,7 +89,7 @@ export class AnalysisView {
 
   /** On opening the replay: is it analysed already, or being analysed? */
   start() {
-    if (this.ctx.catalog?.offline) { // the page's own engine keeps games but analyses none
+    if (this.ctx.catalog?.offline || this.replay.device) { // the page's own engine keeps games but analyses none
       this.state = "elsewhere";
       this.render();
       return;

@@ -30,6 +30,7 @@ import { boardFamily, loadLeaderboard, mountLeaderboard } from "./leaderboard.js
 import { loadProfile, mountProfile } from "./profile.js";
 import { ROUTED, addressOf, hashOf, routeOf, tableOf } from "./routes.js";
 import { mountHome } from "./home.js";
+import { fromDevice, keepRegistered } from "./offline/keep.js";
 import { askName } from "./invite.js";
 import { eventSounds, playSound } from "./sound.js";
 import { autoPlay, autoPlaySetting } from "./autoplay.js";
@@ -118,7 +119,8 @@ const handlers = {
   welcome(m) {
     Object.assign(S, { playerId: m.player_id, name: m.name ?? "", token: m.resume_token, account: m.account ?? null });
     if (load("named")) save("name", S.name); // a name the player chose, not the default one
-    save("token", S.token);
+    // (the page's own engine names no player to a server: the server's token is kept)
+    if (!context.catalog?.offline) save("token", S.token);
     // Seats the server gave back get a table_state each; tables we only watched need asking.
     const seated = new Set(m.tables ?? []);
     for (const tb of S.tables.values()) {
@@ -382,8 +384,7 @@ async function api(path, { method = "GET", body, auth = false } = {}) {
 
 /** The games kept on this device, asked of the page's own engine as of a server
  *  (offline/games.js); only GETs: an analysis is made on a server. */
-async function askEngine(path, method) {
-  const engine = net.ws;
+async function askEngine(path, method, engine = net.ws) {
   if (method !== "GET" || !engine?.ask) {
     const err = new Error(t("Games played on this device are not analysed: the analysis runs on a server."));
     err.code = "not_offline";
@@ -396,6 +397,17 @@ async function askEngine(path, method) {
     throw err;
   }
   return body;
+}
+
+let deviceEngine = null; // the device's engine, started to replay its games beside a server's
+
+/** A GET of the games kept on this device (a server that offers its engine: its page lists
+ *  them beside the server's games, offline/keep.js): asked of the page's own engine, started
+ *  for it while the page talks to the server. */
+async function deviceApi(path) {
+  if (context.catalog?.offline) return api(path);
+  if (!deviceEngine || deviceEngine.readyState === WebSocket.CLOSED) deviceEngine = new LocalSocket(context.catalog.device);
+  return askEngine(path, "GET", deviceEngine);
 }
 
 /** Use the identity an account request returned: the new token, a new connection. */
@@ -437,7 +449,13 @@ function rename(name) {
  *  could not be loaded (the lobby then says so and offers to try again). */
 async function loadCatalog() {
   try {
-    context.catalog = await api("/api/catalog");
+    const res = await fetch("/api/catalog", { headers: { Accept: "application/json" } });
+    if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+    const catalog = await res.json();
+    // The server could not be reached and the copy kept on this device answered (a server
+    // that offers its engine, offline/keep.js): the page plays the computer on the device.
+    if (catalog.device && fromDevice(res)) catalog.offline = catalog.device;
+    context.catalog = catalog;
   } catch (err) {
     context.catalog = null;
     status(t("The list of games could not be loaded from the server."), "error", err.message);
@@ -445,7 +463,7 @@ async function loadCatalog() {
 }
 
 const context = {
-  send, status, play, leave, rematch, api, adopt, logout, rename, state: S, catalog: null, canAct,
+  send, status, play, leave, rematch, api, deviceApi, adopt, logout, rename, state: S, catalog: null, canAct,
   current: currentTable, openTable: (id) => { S.current = id; show("table"); }, show: (name) => show(name),
   reloadCatalog: async () => {
     await loadCatalog();
@@ -739,9 +757,11 @@ async function init() {
   if (load("name") && !load("named")) save("named", "1"); // a name saved by an older page
   await setLang(pickLang());
   await loadCatalog();
-  // A static site keeps itself for use with no network (offline/sw.js, `trumps site`).
+  // A static site keeps itself for use with no network (offline/sw.js, `trumps site`); a
+  // server's page does where its player agreed to (offline/keep.js).
   const sw = context.catalog?.offline?.sw;
-  if (sw && "serviceWorker" in navigator) navigator.serviceWorker.register(sw).catch(() => {});
+  if (context.catalog?.device) keepRegistered(context.catalog.device);
+  else if (sw && "serviceWorker" in navigator) navigator.serviceWorker.register(sw).catch(() => {});
   document.addEventListener("keydown", onKey);
   watchNetwork();
   window.addEventListener("popstate", addressChanged); // (a hash followed fires it too)

@@ -15,6 +15,7 @@ import { animSpeed } from "./trickview.js";
 import { changeNodes, myChange, ratedBadge } from "./ratings.js";
 import { AnalysisView, markBadge } from "./analysisview.js";
 import { recordLink } from "./records.js";
+import { listGames } from "./offline/games.js";
 
 const PAGE = 20;
 let ctx = null; // {api, status}
@@ -26,7 +27,7 @@ let playTimer = 0;
 export function mountHistory(root, context) {
   ctx = context;
   parts = {
-    list: el("div", {}), replay: el("section", { class: "box replay", hidden: true, "aria-label": t("Replay") }),
+    list: el("div", {}), device: el("section", { class: "box", testid: "history-device", hidden: true }), replay: el("section", { class: "box replay", hidden: true, "aria-label": t("Replay") }),
     replayBody: el("div", {}), analysis: el("div", {}),
     newer: el("button", { type: "button", onclick: () => page(-PAGE) }, t("Newer")),
     older: el("button", { type: "button", onclick: () => page(PAGE) }, t("Older")),
@@ -35,7 +36,7 @@ export function mountHistory(root, context) {
     ? el("p", {}, el("a", { href: `#player/${ctx.state.playerId}`, testid: "history-profile" }, t("Your profile and ratings")))
     : null;
   put(root, el("section", { class: "box" }, el("h2", {}, t("Your games")), profile, parts.list,
-    el("p", { class: "inline" }, parts.newer, parts.older)), parts.replay);
+    el("p", { class: "inline" }, parts.newer, parts.older)), parts.device, parts.replay);
   put(parts.replay, parts.replayBody, parts.analysis);
   if (replay) {
     replay.analysis.render(); // in the page's language now
@@ -53,13 +54,17 @@ const nameIn = (record) => (s) => storedName(record?.players?.[s] ?? t("Seat {n}
 export async function loadHistory() {
   if (!parts) return;
   put(parts.list, el("p", { class: "note" }, t("Loading…")));
+  loadDevice(); // (listed whether or not the server answers)
   let games = [];
   try {
     games = (await ctx.api(`/api/games?mine=1&limit=${PAGE}&offset=${offset}`, { auth: true }))?.games ?? [];
   } catch (err) {
-    put(parts.list);
-    ctx.status(t("Could not load your games."), "error", err.message);
-    return;
+    // A guest the server has not stored yet (it never sat at a table) has no games there.
+    if (!(err.status === 401 && !ctx.state.account)) {
+      put(parts.list);
+      ctx.status(t("Could not load your games."), "error", err.message);
+      return;
+    }
   }
   parts.newer.disabled = offset === 0;
   parts.older.disabled = games.length < PAGE;
@@ -67,25 +72,45 @@ export async function loadHistory() {
     put(parts.list, el("p", { class: "note" }, t("No finished games yet.")));
     return;
   }
-  put(parts.list, el("ul", { class: "plain rows" }, games.map((g) => {
-    const name = (s) => storedName(g.players?.[s] ?? t("Seat {n}", { n: s + 1 }));
-    const when = g.finished ?? g.started;
-    // A game I left that a takeover bot finished is not my win or loss: say so, neutrally.
-    const left = g.seat !== undefined && g.seat !== null && (g.by_bot ?? []).includes(g.seat);
-    const result = !g.outcome ? [t("unfinished")] : left
-      ? [el("span", { testid: "by-bot" }, t("You left; a bot finished this game."), " "), ...outcomeNodes(g.outcome, name, null)]
-      : outcomeNodes(g.outcome, name, g.seat ?? null);
-    return el("li", { class: "row" },
-      el("div", {},
-        el("strong", {}, gameName(g.game)), " · ", listed(g.players.map((p) => bdi(storedName(p)))),
-        el("div", { class: "note" }, ...result,
-          when ? ` · ${formatDate(when)}` : ""),
-        g.rated ? el("div", { class: "note", testid: "history-change" }, ratedBadge(), " ",
-          myChange(g) ? changeNodes(myChange(g)) : null) : null),
-      el("div", { class: "inline" },
-        el("button", { type: "button", class: "primary", onclick: () => openReplay(g.id) }, t("Replay")),
-        recordLink(ctx, g.id, t("Download"), { testid: "history-download" })));
-  })));
+  put(parts.list, el("ul", { class: "plain rows" }, games.map((g) => gameRow(g, ctx.api))));
+}
+
+/** Beside a server's games, those played on this device with no connection (a server that
+ *  offers its engine: offline/keep.js), read from where the device keeps them; their replay
+ *  and record are asked of the page's own engine. */
+async function loadDevice() {
+  parts.device.hidden = true;
+  if (!ctx.catalog?.device || ctx.catalog.offline || offset > 0) return;
+  let games = [];
+  try {
+    games = await listGames(0, PAGE);
+  } catch { /* nothing kept here, or storage refused */ }
+  if (!games.length) return;
+  put(parts.device, el("h2", {}, t("Played on this device")),
+    el("ul", { class: "plain rows" }, games.map((g) => gameRow(g, ctx.deviceApi))));
+  parts.device.hidden = false;
+}
+
+/** A finished game's row: who played, how it ended, when; its replay and record, asked of
+ *  `api` (the server, or this device's engine). */
+function gameRow(g, api) {
+  const name = (s) => storedName(g.players?.[s] ?? t("Seat {n}", { n: s + 1 }));
+  const when = g.finished ?? g.started;
+  // A game I left that a takeover bot finished is not my win or loss: say so, neutrally.
+  const left = g.seat !== undefined && g.seat !== null && (g.by_bot ?? []).includes(g.seat);
+  const result = !g.outcome ? [t("unfinished")] : left
+    ? [el("span", { testid: "by-bot" }, t("You left; a bot finished this game."), " "), ...outcomeNodes(g.outcome, name, null)]
+    : outcomeNodes(g.outcome, name, g.seat ?? null);
+  return el("li", { class: "row" },
+    el("div", {},
+      el("strong", {}, gameName(g.game)), " · ", listed(g.players.map((p) => bdi(storedName(p)))),
+      el("div", { class: "note" }, ...result,
+        when ? ` · ${formatDate(when)}` : ""),
+      g.rated ? el("div", { class: "note", testid: "history-change" }, ratedBadge(), " ",
+        myChange(g) ? changeNodes(myChange(g)) : null) : null),
+    el("div", { class: "inline" },
+      el("button", { type: "button", class: "primary", onclick: () => openReplay(g.id, api) }, t("Replay")),
+      recordLink(ctx, g.id, t("Download"), { testid: "history-download" }, api)));
 }
 
 function formatDate(value) {
@@ -98,13 +123,13 @@ function formatDate(value) {
   }
 }
 
-async function openReplay(id) {
+async function openReplay(id, api = ctx.api) {
   try {
-    const data = await ctx.api(`/api/games/${encodeURIComponent(id)}/replay`);
+    const data = await api(`/api/games/${encodeURIComponent(id)}/replay`);
     stopPlaying();
     replay?.analysis.stop();
     replay = { id, record: data.record, positions: data.positions ?? [], closed: data.closed ?? [], i: 0, playing: false,
-      fair: { state: "checking" } };
+      fair: { state: "checking" }, device: api !== ctx.api };
     replay.analysis = new AnalysisView(ctx, replay, { jump: step, name: nameIn(data.record), onChange: () => renderReplay() });
     renderReplay();
     replay.analysis.start();

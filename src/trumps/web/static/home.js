@@ -7,6 +7,7 @@ import { el, load, put, save } from "./dom.js";
 import { gameName, levelName, num, t } from "./i18n.js";
 import { cardFace } from "./cards.js";
 import { botPace } from "./trickview.js";
+import { deviceOffer } from "./offline/keep.js";
 
 let ctx = null; // {send, catalog, show, state}
 
@@ -105,5 +106,15 @@ export function mountHome(root, context) {
     el("div", { class: "home-games" }, games.map(choice)),
     ctx.catalog?.offline ? null : el("p", { class: "home-more" },
       el("button", { type: "button", class: "link", testid: "home-lobby", onclick: () => ctx.show("lobby") },
-        t("Lobby: public tables, quick match and every rule"), " ", el("span", { class: "fwd", "aria-hidden": "true" }, "→")))));
+        t("Lobby: public tables, quick match and every rule"), " ", el("span", { class: "fwd", "aria-hidden": "true" }, "→"))),
+    deviceOffer(ctx.catalog), awayLine()));
+}
+
+/** On a server's page loaded from the device's copy (no connection to the server): says
+ *  so, and offers to try the server again. */
+function awayLine() {
+  if (!ctx.catalog?.offline || !ctx.catalog.device) return null;
+  return el("p", { class: "home-device", testid: "device-away" },
+    el("span", { class: "note" }, t("No connection to the server: you play the computer on this device.")), " ",
+    el("button", { type: "button", class: "link", testid: "device-retry", onclick: () => location.reload() }, t("Try the server again")));
 }

@@ -1,22 +1,74 @@
-// The static site's service worker (issue 28): it keeps every file of the site — the page,
-// its translations and catalog, Pyodide and the engine — so that the page and its games
-// against the computer open with no network.
+// The service worker that keeps the page and its own engine on the device (issue 28), so
+// that the page opens and plays the computer with no network. It serves two kinds of site:
 //
-// `trumps site` writes the list of those files and a version made from their contents into
-// the line below, so that a new site is a new service worker (browsers compare its bytes):
-// it is installed beside the old one, which keeps serving every open tab (a game in
-// progress is never cut), and takes over once they are closed, dropping the old copy.
-const PRECACHE = { version: "unbuilt", files: [] }; // written by `trumps site`
+// - a static site (`trumps site`): every file is kept and always served from the copy;
+// - a server (`trumps serve --offline`), once the player agreed to keep it: the page's
+//   versioned files, Pyodide and the engine are kept and served from the copy (their
+//   addresses change whenever they do); the page itself, the catalog and the translations
+//   are asked of the server first, as with no service worker, and the kept copy answers
+//   only when the server cannot be reached — marked `x-trumps-kept`, which tells the page
+//   to play on the device (app.js).
+//
+// Whoever serves this file writes its list first, as `self.TRUMPS_PRECACHE = {...};`:
+//   version  made from the files' contents: a new list is a new service worker (browsers
+//            compare its bytes); it installs beside the old one, which keeps serving every
+//            open tab (a game in progress is never cut), and takes over once they close;
+//   files    every path kept;
+//   fresh    the paths asked of the network first (none on a static site);
+//   page     the path that stands for a navigation; pages: the navigated paths it stands
+//            for (absent: every navigation, as on a static site);
+//   lasting  path prefixes whose files never change under the same address: copied from
+//            an older version's cache instead of downloaded again.
+const PRECACHE = self.TRUMPS_PRECACHE ?? { version: "unbuilt", files: [] };
 
 const PREFIX = "trumps-site-";
 const CACHE = PREFIX + PRECACHE.version;
+const FILES = new Set(PRECACHE.files);
+const FRESH = new Set(PRECACHE.fresh ?? []);
+const PAGE = PRECACHE.page ?? "/index.html";
+const LASTING = PRECACHE.lasting ?? [];
+const PARALLEL = 4; // downloads at once while keeping
+
+/** Tell the pages of this origin how far the keeping is: {kind, done, total}. */
+async function tell(message) {
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
+    client.postMessage(message);
+  }
+}
+
+/** Keep `file` in `cache`: from an older version's cache where it cannot have changed,
+ *  else from the network, not the browser's HTTP cache (an older copy would be kept under
+ *  this version). */
+async function keep(cache, file) {
+  if (LASTING.some((prefix) => file.startsWith(prefix))) {
+    const older = await caches.match(file);
+    if (older) return cache.put(file, older);
+  }
+  const response = await fetch(new Request(file, { cache: "reload" }));
+  if (!response.ok) throw new Error(`${file}: ${response.status}`);
+  return cache.put(file, response);
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // From the network, not the browser's HTTP cache: a copy from the last version would
-    // otherwise be kept under this one.
-    await cache.addAll(PRECACHE.files.map((file) => new Request(file, { cache: "reload" })));
+    const queue = [...PRECACHE.files];
+    const total = queue.length;
+    let done = 0;
+    const worker = async () => {
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        await keep(cache, file);
+        done += 1;
+        await tell({ kind: "trumps-keeping", done, total });
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: PARALLEL }, worker));
+    } catch (err) {
+      await caches.delete(CACHE); // nothing half kept
+      await tell({ kind: "trumps-keeping-failed", reason: String(err?.message ?? err) });
+      throw err;
+    }
   })());
 });
 
@@ -29,12 +81,34 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+/** The network's answer, its copy kept for later; the kept copy, marked, when the network
+ *  cannot be reached. */
+async function networkFirst(request, path) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok && request.method === "GET") await cache.put(path, response.clone());
+    return response;
+  } catch (err) {
+    const kept = await cache.match(path, { ignoreSearch: true });
+    if (!kept) throw err;
+    const headers = new Headers(kept.headers);
+    headers.set("x-trumps-kept", "1");
+    return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
+  }
+}
+
+async function keptFirst(request, path) {
+  const kept = await (await caches.open(CACHE)).match(path, { ignoreSearch: true });
+  return kept ?? fetch(request);
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
-  event.respondWith((async () => {
-    const path = request.mode === "navigate" ? "/index.html" : new URL(request.url).pathname;
-    const kept = await (await caches.open(CACHE)).match(path, { ignoreSearch: true });
-    return kept ?? fetch(request);
-  })());
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  const navigation = request.mode === "navigate" && (!PRECACHE.pages || PRECACHE.pages.includes(url.pathname));
+  const path = navigation ? PAGE : url.pathname;
+  if (!FILES.has(path)) return; // not kept: the browser asks the network as it would
+  event.respondWith(FRESH.has(path) ? networkFirst(request, path) : keptFirst(request, path));
 });
