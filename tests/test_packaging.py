@@ -74,7 +74,7 @@ def test_the_engine_installs_with_few_dependencies() -> None:
 def test_the_test_extra_pulls_every_extra_the_suite_needs() -> None:
     # The README's test command is `pip install -e '.[test,distributed]'`.
     assert "trumps[server,tui,plot,envs,openspiel,offline]" in EXTRAS["test"]
-    assert {_name(r) for r in EXTRAS["offline"]} == {"babel"}
+    assert {_name(r) for r in EXTRAS["offline"]} == {"babel", "resvg-py"}
     assert {_name(r) for r in EXTRAS["envs"]} == {"pettingzoo", "gymnasium", "numpy"}
     assert {_name(r) for r in EXTRAS["openspiel"]} == {"open-spiel", "numpy"}
 

@@ -504,6 +504,7 @@ def serve(
         from trumps.server.wiretypes import BotPace
         from trumps.web import STATIC
         from trumps.web.i18n import LANGS, catalog_json
+        from trumps.web.icons import icons_folder
 
     if db is not None and not db.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
         raise click.BadParameter(
@@ -546,6 +547,10 @@ def serve(
             "not provably fair (tests and demonstrations only)",
             err=True,
         )
+    try:
+        icons = icons_folder()
+    except (OSError, ValueError) as e:
+        raise click.ClickException(f"cannot render the app's icons: {e}") from None
     device = None
     if offline:
         from trumps.web.offline import OfflineError, device_folder
@@ -564,6 +569,7 @@ def serve(
             bot_pace=cast(BotPace, bot_pace),
             static=STATIC,
             device=device,
+            icons=icons,
             catalogs=catalog_json,
             catalogs_ref=f"{catalog_json.__module__}:{catalog_json.__name__}",
             rate=(rate, rate_minute),

@@ -4,20 +4,26 @@ and SVG compressed (issue "a table people can follow", item 5)."""
 from __future__ import annotations
 
 import asyncio
+import io
 import re
+import struct
 from typing import Any
 
 import httpx
+from PIL import Image
 
 from trumps.server.app import ServerSettings, create_app
 from trumps.web import STATIC
+from trumps.web.icons import ICONS, icons_folder
 
 
 class client:  # used like a function
     """GETs on the app in memory (no lifespan: files need no store)."""
 
     def __init__(self) -> None:
-        settings = ServerSettings(db="sqlite+aiosqlite:///:memory:", secret="s" * 32, static=STATIC)
+        settings = ServerSettings(
+            db="sqlite+aiosqlite:///:memory:", secret="s" * 32, static=STATIC, icons=icons_folder()
+        )
         self.app = create_app(settings)
 
     def get(self, path: str, **kwargs: Any) -> httpx.Response:
@@ -71,3 +77,27 @@ def test_text_and_svg_are_compressed_and_fonts_are_left_alone() -> None:
     # An old page's unversioned link still works, but is revalidated.
     old = http.get("/static/app.js")
     assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+
+
+def test_every_icon_the_page_and_manifest_name_is_there_at_its_size() -> None:
+    """The icon for iOS's home screen (``apple-touch-icon``, a PNG: iOS reads no SVG) and the
+    manifest's PNGs are rendered from the SVG at the sizes they say, with no transparent
+    corner (iOS would show it black)."""
+    http = client()
+    page = http.get("/").text
+    touch = re.search(r'<link rel="apple-touch-icon" href="([^"]+)"', page)
+    assert touch is not None
+    manifest_url = re.search(r'<link rel="manifest" href="([^"]+)"', page)
+    assert manifest_url is not None
+    base = manifest_url.group(1).rsplit("/", 1)[0]
+    icons = http.get(manifest_url.group(1)).json()["icons"]
+    pngs = [(f"{base}/{i['src']}", i["sizes"]) for i in icons if i["type"] == "image/png"]
+    assert len(pngs) == 2
+    for url, sizes in [(touch.group(1), "180x180"), *pngs]:
+        got = http.get(url)
+        assert got.status_code == 200 and got.headers["content-type"] == "image/png", url
+        width, height = struct.unpack(">II", got.content[16:24])  # the PNG's IHDR
+        assert f"{width}x{height}" == sizes, url
+        assert url.rsplit("/", 1)[1] in ICONS
+        alpha = Image.open(io.BytesIO(got.content)).convert("RGBA").getchannel("A")
+        assert alpha.getextrema() == (255, 255), url  # every pixel opaque

@@ -389,8 +389,10 @@ def test_the_server_s_page_names_a_valid_manifest_and_icon(server: ServerProc, r
         manifest = await cdp.send("Page.getAppManifest")
         assert manifest["errors"] == [], manifest["errors"]
         assert "/static/v-" in manifest["url"]
-        icon = json.loads(manifest["data"])["icons"][0]["src"]
-        assert (await page.request.get(urljoin(manifest["url"], icon))).ok
+        for icon in json.loads(manifest["data"])["icons"]:  # the SVG and its PNGs
+            assert (await page.request.get(urljoin(manifest["url"], icon["src"]))).ok, icon
+        touch = await page.locator("link[rel='apple-touch-icon']").get_attribute("href")
+        assert touch and (await page.request.get(urljoin(page.url, touch))).ok
         # Without --offline the server offers nothing to keep on a device.
         assert (await page.request.get(server.http + "/sw.js")).status == 404
         assert "device" not in await (await page.request.get(server.http + "/api/catalog")).json()

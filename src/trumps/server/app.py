@@ -113,6 +113,8 @@ class ServerSettings:
     # The page's own engine offered for play with no network (trumps.web.offline's
     # device_folder; needs ``static``); None: not offered (device.py).
     device: Path | None = None
+    # Files served beside the page's: its icons rendered as PNG (trumps.web.icons).
+    icons: Path | None = None
     # Several processes form one service through Redis (with PostgreSQL as the database):
     redis_url: str | None = None  # None: this process is the whole service
     node_id: str | None = None  # this process's name in the service (None: the hub's own)
@@ -137,7 +139,9 @@ class _Server:
         self._origins = {o.rstrip("/").lower() for o in settings.allowed_origins}
         self.gate = SocketGate(settings.sockets_per_address, socket_budget(settings.max_sockets))
         self.settings = settings
-        self.assets = Assets(settings.static) if settings.static is not None else None
+        self.assets = (
+            Assets(settings.static, settings.icons) if settings.static is not None else None
+        )
         self.device = (
             Device(settings.device, self.assets, catalog_json(), settings.catalogs or _none)
             if settings.device is not None and self.assets is not None
@@ -500,6 +504,7 @@ def settings_env(
             "freeze_gc": settings.freeze_gc,
             "static": None if settings.static is None else str(settings.static),
             "device": None if settings.device is None else str(settings.device),
+            "icons": None if settings.icons is None else str(settings.icons),
             "redis_url": settings.redis_url,
             "node_id": settings.node_id,
             "allowed_origins": list(settings.allowed_origins),
@@ -570,6 +575,7 @@ def app_from_env() -> Starlette:
     log_no_frames()
     static = data.pop("static")
     device = data.pop("device", None)
+    icons = data.pop("icons", None)
     origins = tuple(data.pop("allowed_origins", ()))
     fair = FairUse(**data.pop("fair", {}))
     analysis = AnalysisLimits(**data.pop("analysis", {}))
@@ -580,6 +586,7 @@ def app_from_env() -> Starlette:
         catalogs=catalogs,
         static=None if static is None else Path(static),
         device=None if device is None else Path(device),
+        icons=None if icons is None else Path(icons),
         allowed_origins=origins,
     )
     settings.node_id = settings.node_id or default_node_id()

@@ -38,10 +38,18 @@ WORKER_CSP: Final = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-un
 _OWN_POLICY: Final = {"offline/worker.js": WORKER_CSP}
 
 
-def _version(root: Path) -> str:
+def _files(root: Path, extra: Path | None) -> dict[str, Path]:
+    """The page's files by name: ``root``'s, and those of ``extra`` beside them."""
+    found = {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+    if extra is not None:
+        found |= {p.name: p for p in extra.iterdir() if p.is_file()}
+    return dict(sorted(found.items()))
+
+
+def _version(files: Mapping[str, Path]) -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+    for name, path in files.items():
+        digest.update(name.encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -117,11 +125,13 @@ class _MemoryFiles:
 
 
 class Assets:
-    """The page and its files from ``root`` (``trumps.web.STATIC``)."""
+    """The page and its files from ``root`` (``trumps.web.STATIC``), with the files of
+    ``extra`` beside them (the icons rendered from its SVG: ``trumps.web.icons``)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, extra: Path | None = None) -> None:
         self.root = root
-        self.version = _version(root)
+        found = _files(root, extra)
+        self.version = _version(found)
         self.prefix = f"/static/v-{self.version}"
         page = (root / "index.html").read_text(encoding="utf-8")
         # Every module of the page asked for at once, not import by import (three rounds
@@ -136,11 +146,7 @@ class Assets:
         )
         self.page = page.replace('"/static/', f'"{self.prefix}/').encode()
         self.etag = f'"{hashlib.sha256(self.page).hexdigest()[:16]}"'
-        files = {
-            path.relative_to(root).as_posix(): _load(path)
-            for path in sorted(root.rglob("*"))
-            if path.is_file()
-        }
+        files = {name: _load(path) for name, path in found.items()}
         self.versioned = _MemoryFiles(files, IMMUTABLE)
         self.plain = _MemoryFiles(files, REVALIDATE)
 

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from trumps.web import STATIC
 from trumps.web.i18n import LANGS, catalog_json
+from trumps.web.icons import icons_folder
 from trumps.web.offline import engine_zip, pyodide_dir
 
 __all__ = ["OFFLINE_URLS", "write_site"]
@@ -53,6 +54,8 @@ def write_site(dest: Path, games: dict[str, Any], *, cache: Path | None = None) 
         elif target.exists():
             target.unlink()
     shutil.copytree(STATIC, dest / "static", ignore=shutil.ignore_patterns("__pycache__"))
+    for icon in icons_folder(cache).iterdir():
+        shutil.copy2(icon, dest / "static" / icon.name)
     shutil.copy2(STATIC / "index.html", dest / "index.html")
     (dest / "i18n").mkdir()
     for lang in LANGS:
