@@ -16,8 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.hubkit import decoded, hello, run_hub, said
+from trumps.ai.analysis import Budget, analyze_game
 from trumps.cli import cli
-from trumps.host.archive import replay_json
+from trumps.host.analysis import GameAnalysis
+from trumps.host.archive import replay_json, start_of
 from trumps.host.local import LocalHost
 from trumps.host.pacing import HAND_WAIT, PACES
 from trumps.server.hub import Connection, Hub
@@ -403,3 +405,24 @@ def test_a_deal_s_seed_is_a_number_javascript_holds_exactly() -> None:
         host.handle({"type": "play_computer", "game": "kozyri", "level": "random"})
         assert host.table is not None
         assert 0 <= host.table.game.seed < 2**53
+
+
+def test_the_page_s_analysis_made_a_decision_at_a_time_is_the_whole_game_s() -> None:
+    """The page's engine analyses a finished game one decision at a time (its worker stays
+    free between them): stepped to the end, it is ``analyze_game`` of the same record and
+    budget; before the end it has no result."""
+    host = LocalHost(seed=SEED)
+    local_game("twentyfive", 3, takeback_at=None, host=host)
+    record = json.loads(host.take_finished_text() or "null")["record"]
+    budget = Budget(deals=8, seed=0)
+    made = GameAnalysis(json.dumps(record), budget)
+    assert made.total > 5 and made.done == 0
+    with pytest.raises(RuntimeError):
+        made.result_text()
+    steps = 1
+    while not made.step():
+        assert made.done == steps
+        steps += 1
+    assert steps == made.total == made.done
+    start, actions = start_of(record)
+    assert json.loads(made.result_text()) == analyze_game(start, actions, budget).to_json()

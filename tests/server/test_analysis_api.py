@@ -25,6 +25,7 @@ from server.appkit import SECRET, auth, http_client, register, running
 from trumps.ai.analysis import Budget, MoveAnalysis, analyze_game, analyze_ply, judged_plies
 from trumps.ai.base import Limits
 from trumps.ai.simple import EasyBot
+from trumps.host.archive import start_of
 from trumps.records import record_of
 from trumps.server import analysisapi
 from trumps.server.analysisapi import AnalysisApi, AnalysisLimits
@@ -318,7 +319,7 @@ def test_a_decision_is_analysed_in_a_worker_process() -> None:
     """What the server sends a worker (the record, the ply, the budget) crosses to a
     process and comes back as the same judgement as in this one."""
     record = finished("kozyri", 3, seed=2)
-    start, actions = analysisapi.start_of(record)
+    start, actions = start_of(record)
     ply = judged_plies(start, actions)[3]
 
     async def main() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from trumps.web.offline import PYODIDE_VERSION, device_folder, engine_zip, pyodide_dir
-from web.kit import MINE, SHOTS, WAIT, Run, device_instant, open_page
+from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, device_instant, open_page
 
 SERVER_ARGS = ("--offline",)
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
@@ -34,6 +35,12 @@ KEPT_JS = """async () => {
 TOKEN_JS = "() => localStorage.getItem('trumps.token')"
 
 
+# Whether each game kept on the device holds its analysis.
+ANALYSED_JS = """async () => {
+  const { getGame, listGames } = await import("/static/offline/games.js");
+  const games = await listGames(0, 100);
+  return Promise.all(games.map(async (g) => !!(await getGame(g.id)).analysis));
+}"""
 REGISTERED_JS = "async () => (await navigator.serviceWorker.getRegistrations()).length"
 
 
@@ -125,13 +132,20 @@ def test_kept_on_the_device_it_plays_the_computer_with_the_network_cut(
         await page.screenshot(path=str(SHOTS / "offline-server-away.png"))
         await page.get_by_test_id("home-play-kozyri").click()
         await expect(page.get_by_test_id("connection")).to_have_text("on this device", timeout=BOOT)
-        # (a whole duel on the device is played in test_offline_site.py: here, a move,
-        # then the game resigned)
-        await page.wait_for_function(MINE)
+        # (a whole duel on the device is played in test_offline_site.py: here, four
+        # moves, then the game resigned)
+        table = page.get_by_test_id("table")
         legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
-        await legal.first.click()
+        for _ in range(4):
+            await page.wait_for_function(MINE_OR_OVER)
+            if await page.get_by_test_id("result").is_visible():
+                break
+            before = await table.get_attribute("data-event")
+            await legal.first.click()
+            await expect(table).not_to_have_attribute("data-event", before or "")
         page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
-        await page.get_by_test_id("resign").click()
+        if not await page.get_by_test_id("result").is_visible():
+            await page.get_by_test_id("resign").click()
         await expect(page.get_by_test_id("result")).to_be_visible()
         await page.locator("nav [data-show='history']").click()
         await expect(page.locator("#history li.row")).to_have_count(1, timeout=WAIT)
@@ -154,7 +168,16 @@ def test_kept_on_the_device_it_plays_the_computer_with_the_network_cut(
         await expect(page.locator("#status")).to_be_hidden()
         await device.get_by_role("button", name="Replay").click()
         await expect(page.get_by_test_id("replay-move")).to_contain_text("Move 0 of ", timeout=BOOT)
-        await expect(page.get_by_test_id("analysis-elsewhere")).to_be_visible()
+        # Analysed on the device, by the page's engine, when asked (and kept with the game).
+        await expect(page.get_by_test_id("analysis-offer")).to_contain_text("This device can judge")
+        await page.get_by_test_id("analyse").click()
+        summary = page.get_by_test_id("analysis-summary")
+        await expect(summary).to_contain_text("judged", timeout=BOOT)
+        judged = re.match(r"(\d+) decisions? judged", await summary.inner_text())
+        assert judged and int(judged[1]) >= 1, await summary.inner_text()
+        assert "this device's budget" in await summary.inner_text()
+        kept = await page.evaluate(ANALYSED_JS)
+        assert kept == [True], kept
         await page.screenshot(path=str(SHOTS / "offline-server-history.png"), full_page=True)
         await page.locator("nav [data-show='home']").click()
         await page.get_by_test_id("device-remove").click()

@@ -12,9 +12,20 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from trumps.games import Game
 from trumps.records import play_recorded, replay
 
 Msg = dict[str, Any]
+
+
+def start_of(record: Mapping[str, Any]) -> tuple[Game, list[str]]:
+    """The game at the record's start and its actions as the engine writes them (what an
+    analysis of it walks: the server's and the page's own)."""
+    game = replay({**record, "actions": [], "outcome": None, "finished": None})
+    start = game.clone()
+    for action in record["actions"]:
+        play_recorded(game, action)
+    return start, list(game.history)
 
 
 def replay_json(record: Mapping[str, Any]) -> Msg:

@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse, Response
 
 from trumps.ai.analysis import Budget, MoveAnalysis, analysis_of, analyze_ply, judged_plies
 from trumps.games import Game
-from trumps.records import play_recorded, replay
+from trumps.host.archive import start_of
 from trumps.server.accounts import fail
 from trumps.server.auth import BadToken
 from trumps.server.bots import BotRunner
@@ -60,15 +60,6 @@ class AnalysisLimits:
     @property
     def budget(self) -> Budget:
         return Budget(time_limit=self.seconds, deals=self.deals, seed=0)
-
-
-def start_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
-    """The game at the record's start and its actions as the engine writes them."""
-    game = replay({**record, "actions": [], "outcome": None, "finished": None})
-    start = game.clone()
-    for action in record["actions"]:
-        play_recorded(game, action)
-    return start, list(game.history)
 
 
 def _decisions(record: dict[str, Any]) -> tuple[Game, list[str], list[int]]:

@@ -66,9 +66,11 @@ function betterNodes(m) {
 export class AnalysisView {
   /** `ctx`: the page's {api, status}; `replay`: {id, record, positions}; `jump(i)` moves
    *  the replay to position i; `name(s)` names a seat; `onChange()` after the analysis came. */
-  constructor(ctx, replay, { jump, name, onChange }) {
-    Object.assign(this, { ctx, replay, jump, name, onChange });
-    this.state = "checking"; // checking | absent | running | done | gone | elsewhere (no server)
+  constructor(ctx, replay, { jump, name, onChange, api = ctx.api }) {
+    // api: the server's, or this device's engine for a game played on it (offline/games.js)
+    Object.assign(this, { ctx, replay, jump, name, onChange, api });
+    this.device = !!(ctx.catalog?.offline || replay.device); // analysed by the page's own engine
+    this.state = "checking"; // checking | absent | running | done | gone
     this.progress = null; // {done, total} while running
     this.data = null; // the analysis (JSON of docs/analysis.md) once done
     this.timer = 0;
@@ -89,11 +91,6 @@ export class AnalysisView {
 
   /** On opening the replay: is it analysed already, or being analysed? */
   start() {
-    if (this.ctx.catalog?.offline || this.replay.device) { // the page's own engine keeps games but analyses none
-      this.state = "elsewhere";
-      this.render();
-      return;
-    }
     this.fetch(false);
   }
 
@@ -105,7 +102,7 @@ export class AnalysisView {
   async fetch(polling) {
     let data;
     try {
-      data = await this.ctx.api(this.url);
+      data = await this.api(this.url);
     } catch (err) {
       if (this.stopped) return;
       if (err.code === "no_such_game") {
@@ -144,7 +141,7 @@ export class AnalysisView {
   async ask() {
     this.button && (this.button.disabled = true);
     try {
-      const data = await this.ctx.api(this.url, { method: "POST", auth: true });
+      const data = await this.api(this.url, { method: "POST", auth: true });
       if (!this.stopped) this.take(data);
     } catch (err) {
       if (this.stopped) return;
@@ -171,15 +168,11 @@ export class AnalysisView {
     this.node.hidden = this.state === "gone";
     this.button = null;
     this.plot = null;
-    if (this.state === "elsewhere") {
-      put(this.body, el("p", { class: "note", testid: "analysis-elsewhere" },
-        t("Games played on this device are not analysed: the analysis runs on a server.")));
-      return;
-    }
     if (this.state === "absent") {
       this.button = el("button", { type: "button", class: "primary", testid: "analyse", onclick: () => this.ask() }, t("Analyse"));
-      put(this.body, el("p", { class: "note" },
-        t("The server can judge every decision of this game and mark the moves that cost the most, each with a better one.")),
+      put(this.body, el("p", { class: "note", testid: "analysis-offer" }, this.device
+        ? t("This device can judge every decision of this game (less deeply than a server, and more slowly) and mark the moves that cost the most, each with a better one.")
+        : t("The server can judge every decision of this game and mark the moves that cost the most, each with a better one.")),
       el("p", {}, this.button));
       return;
     }
@@ -197,7 +190,9 @@ export class AnalysisView {
     });
     this.plot.setCursor(this.position);
     const method = a.method === "solver"
-      ? t("Exact: the solver judged each move on the real deal, with every card known; a move it could not prove within the server's budget is left unmarked.")
+      ? (this.device
+        ? t("Exact: the solver judged each move on the real deal, with every card known; a move it could not prove within this device's budget is left unmarked.")
+        : t("Exact: the solver judged each move on the real deal, with every card known; a move it could not prove within the server's budget is left unmarked."))
       : t("Estimated: each decision was judged from the player's own view over {deals} sampled deals; a move is marked only when what it lost is clear of the sampling noise.", { deals: a.budget?.deals ?? 0 });
     const counts = [plural(s.analysed ?? 0, t("{n} decision judged"), t("{n} decisions judged")),
       plural(s.marked ?? 0, t("{n} marked"), t("{n} marked"))];

@@ -383,14 +383,14 @@ async function api(path, { method = "GET", body, auth = false } = {}) {
 }
 
 /** The games kept on this device, asked of the page's own engine as of a server
- *  (offline/games.js); only GETs: an analysis is made on a server. */
+ *  (offline/games.js): their listing, records, replays and analyses. */
 async function askEngine(path, method, engine = net.ws) {
-  if (method !== "GET" || !engine?.ask) {
-    const err = new Error(t("Games played on this device are not analysed: the analysis runs on a server."));
+  if (!engine?.ask) {
+    const err = new Error(t("The game's engine on this device is not running."));
     err.code = "not_offline";
     throw err;
   }
-  const { status: code, body } = await engine.ask(path);
+  const { status: code, body } = await engine.ask(path, method);
   if (code >= 400) {
     const err = new Error(body?.message || String(code));
     Object.assign(err, { status: code, code: body?.error ?? null });
@@ -401,13 +401,13 @@ async function askEngine(path, method, engine = net.ws) {
 
 let deviceEngine = null; // the device's engine, started to replay its games beside a server's
 
-/** A GET of the games kept on this device (a server that offers its engine: its page lists
- *  them beside the server's games, offline/keep.js): asked of the page's own engine, started
- *  for it while the page talks to the server. */
-async function deviceApi(path) {
-  if (context.catalog?.offline) return api(path);
+/** A request about the games kept on this device (a server that offers its engine: its
+ *  page lists them beside the server's games, offline/keep.js): asked of the page's own
+ *  engine, started for it while the page talks to the server. */
+async function deviceApi(path, { method = "GET" } = {}) {
+  if (context.catalog?.offline) return api(path, { method });
   if (!deviceEngine || deviceEngine.readyState === WebSocket.CLOSED) deviceEngine = new LocalSocket(context.catalog.device);
-  return askEngine(path, "GET", deviceEngine);
+  return askEngine(path, method, deviceEngine);
 }
 
 /** Use the identity an account request returned: the new token, a new connection. */

@@ -130,7 +130,7 @@ async function openReplay(id, api = ctx.api) {
     replay?.analysis.stop();
     replay = { id, record: data.record, positions: data.positions ?? [], closed: data.closed ?? [], i: 0, playing: false,
       fair: { state: "checking" }, device: api !== ctx.api };
-    replay.analysis = new AnalysisView(ctx, replay, { jump: step, name: nameIn(data.record), onChange: () => renderReplay() });
+    replay.analysis = new AnalysisView(ctx, replay, { jump: step, name: nameIn(data.record), onChange: () => renderReplay(), api });
     renderReplay();
     replay.analysis.start();
     const opened = replay;

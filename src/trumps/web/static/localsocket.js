@@ -49,14 +49,15 @@ export class LocalSocket extends EventTarget {
     this.close();
   }
 
-  /** A GET of the games kept on this device (`/api/games…`), answered by the worker as the
-   *  server answers it: {status, body}. Asked while the engine starts, it waits for it. */
-  ask(path) {
+  /** A request about the games kept on this device (`/api/games…`: a GET, or the POST that
+   *  asks for an analysis), answered by the worker as the server answers it: {status, body}.
+   *  Asked while the engine starts, it waits for it. */
+  ask(path, method = "GET") {
     if (this.readyState === CLOSED) return Promise.reject(new Error("the engine is not running"));
     const id = ++this.asks;
     return new Promise((resolve, reject) => {
       this.asked.set(id, { resolve, reject });
-      this.worker.postMessage({ kind: "api", id, path });
+      this.worker.postMessage({ kind: "api", id, path, method });
     });
   }
 

@@ -4,8 +4,8 @@
 //
 // Messages from the page: {kind: "boot", pyodide, engine, saved} (the URLs of pyodide.mjs's
 // folder and of the engine's zip, both on the page's own origin, and the game under way the
-// page kept, or null), then {kind: "send", text} and {kind: "api", id, path} (a GET of the
-// games kept on this device, games.js).
+// page kept, or null), then {kind: "send", text} and {kind: "api", id, path, method} (a
+// request about the games kept on this device: listing, record, replay, analysis; games.js).
 // Messages to the page: {kind: "ready"} or {kind: "failed", reason}, then
 // {kind: "message", text} for each message the host sends, in order, and after each change
 // {kind: "saved", text}: the game under way (null when none), for the page to keep; and
@@ -16,6 +16,7 @@ import { answer, keepGame } from "./games.js";
 import { dropSnapshot, engineKey, readSnapshot, writeSnapshot } from "./snapshot.js";
 
 let host = null; // the Python LocalHost, once booted
+let analysis = null; // trumps.host.analysis.GameAnalysis (a class), once booted
 let botTimer = 0;
 const waiting = []; // what the page asked before the host was ready, to run then
 const ENGINE_DIR = "/trumps-engine";
@@ -40,6 +41,7 @@ async function boot(pyodideUrl, engineUrl, saved) {
     writeSnapshot(key, memory).then((kept) => note(`the engine's snapshot is ${kept ? "kept" : "not kept"}`));
   }
   host = pyodide.pyimport("trumps.host.local").LocalHost();
+  analysis = pyodide.pyimport("trumps.host.analysis").GameAnalysis;
   if (saved) host.restore(saved); // a save that cannot be read is dropped: a fresh start
 }
 
@@ -88,11 +90,14 @@ function post(texts) {
   });
 }
 
-/** The page's request for kept games (GET /api/games…), answered as the server would. */
-async function ask(id, path) {
+/** The page's request about kept games (/api/games…), answered as the server would. */
+async function ask(id, path, method) {
   let reply;
   try {
-    reply = await answer(path, (record) => host.replay_text(record));
+    reply = await answer(path, method ?? "GET", {
+      replay: (record) => host.replay_text(record),
+      analysis: (record) => analysis(record),
+    });
   } catch (e) {
     reply = { status: 500, body: { error: "internal_error", message: String(e?.message ?? e) } };
   }
@@ -131,7 +136,7 @@ self.onmessage = async (event) => {
     if (host) handle(msg.text);
     else waiting.push(() => handle(msg.text));
   } else if (msg.kind === "api") {
-    if (host) ask(msg.id, msg.path);
-    else waiting.push(() => ask(msg.id, msg.path));
+    if (host) ask(msg.id, msg.path, msg.method);
+    else waiting.push(() => ask(msg.id, msg.path, msg.method));
   }
 };
