@@ -101,3 +101,18 @@ def test_every_icon_the_page_and_manifest_name_is_there_at_its_size() -> None:
         assert url.rsplit("/", 1)[1] in ICONS
         alpha = Image.open(io.BytesIO(got.content)).convert("RGBA").getchannel("A")
         assert alpha.getextrema() == (255, 255), url  # every pixel opaque
+
+
+def test_gzip_is_sent_only_to_a_client_that_takes_it() -> None:
+    """A client that names no gzip gets the file as it is (a ``gzip;q=0`` is still
+    compressed by Starlette's GZipMiddleware, which looks for the word only)."""
+    http = client()
+    prefix = re.search(r'src="(/static/v-[0-9a-f]{12})/', http.get("/").text)
+    assert prefix is not None
+    url = prefix.group(1) + "/app.js"
+    plain = (STATIC / "app.js").read_bytes()
+    for refusal in ("identity", "br", ""):
+        got = http.get(url, headers={"accept-encoding": refusal})
+        assert "content-encoding" not in got.headers and got.content == plain, refusal
+    packed = http.get(url, headers={"accept-encoding": "br, gzip;q=0.5"})
+    assert packed.headers["content-encoding"] == "gzip"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import http.client as http_client
 import json
 import re
 import shutil
@@ -83,7 +84,16 @@ def test_the_catalog_names_the_device_s_files_and_every_one_answers(server: Serv
         worker = http.get(device["worker"]).headers["content-security-policy"]
         assert "script-src 'self' 'wasm-unsafe-eval';" in worker
         assert "wasm" not in http.get("/").headers["content-security-policy"]
-        assert http.get(device["pyodide"] + "../../../app.py").status_code == 404
+        # (a raw path: httpx would resolve the dots before sending it)
+        folder = http.base_url.host, http.base_url.port
+        raw = http_client.HTTPConnection(*folder, timeout=10)
+        for climb in ("../../../app.py", "../device.json", "pyodide.asm.wasm.gz"):
+            raw.request("GET", device["pyodide"] + climb)
+            reply = raw.getresponse()
+            reply.read()
+            assert reply.status == 404, (climb, reply.status)
+        raw.close()
+        assert http.post(device["engine"]).status_code == 405
     # "about N MB": what keeping it costs on the wire, within the page's own compression
     assert 0.9 * sizes <= device["bytes"] <= 1.1 * sizes, (device["bytes"], sizes)
 
@@ -102,7 +112,9 @@ async def _kept_then_cut(browser: Browser, server: ServerProc) -> tuple[Page, st
     await offer.click()
     await expect(page.get_by_test_id("device-kept")).to_be_visible(timeout=BOOT)
     assert await page.evaluate(KEPT_JS) > 30
-    # Online, the page is what it was: the server's page, its lobby, a game on the server.
+    # Online, the page is what it was: the server's page, its lobby, a game on the server;
+    # what is kept is the browser's to say (a page reloaded while keeping never noted it).
+    await page.evaluate("localStorage.removeItem('trumps.device')")
     await page.reload()
     await expect(page.locator("html[data-ready='1']")).to_have_count(1, timeout=WAIT)
     await expect(page.get_by_test_id("connection")).to_have_text("online")
@@ -184,6 +196,10 @@ def test_kept_on_the_device_it_plays_the_computer_with_the_network_cut(
         await expect(page.get_by_test_id("device-keep")).to_be_visible()
         assert await page.evaluate(REGISTERED_JS) == 0
         assert await page.evaluate("async () => (await caches.keys()).length") == 0
+        # Kept again: every file is downloaded again, not a copy said kept with none.
+        await page.get_by_test_id("device-keep").click()
+        await expect(page.get_by_test_id("device-kept")).to_be_visible(timeout=BOOT)
+        assert await page.evaluate(KEPT_JS) > 30
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     run(body)

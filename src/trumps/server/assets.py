@@ -28,7 +28,7 @@ from starlette.types import Receive, Scope, Send
 
 from trumps.server.httpsafety import CSP
 
-__all__ = ["IMMUTABLE", "Assets"]
+__all__ = ["IMMUTABLE", "REVALIDATE", "Assets", "takes_gzip"]
 
 IMMUTABLE: Final = "public, max-age=31536000, immutable"
 REVALIDATE: Final = "no-cache"
@@ -52,6 +52,19 @@ def _version(files: Mapping[str, Path]) -> str:
         digest.update(name.encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def takes_gzip(request: Request) -> bool:
+    """Whether the request's Accept-Encoding takes gzip (``gzip;q=0`` refuses it)."""
+    for part in request.headers.get("accept-encoding", "").split(","):
+        coding, _, params = part.partition(";")
+        if coding.strip().lower() in ("gzip", "*"):
+            name, _, value = params.replace(" ", "").lower().partition("=")
+            try:
+                return name != "q" or float(value) > 0
+            except ValueError:
+                return False
+    return False
 
 
 # Kinds of file worth compressing (fonts and images are compressed already).
@@ -115,7 +128,7 @@ class _MemoryFiles:
             await Response(status_code=304, headers=headers)(scope, receive, send)
             return
         body = found.body
-        if found.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        if found.gzipped is not None and takes_gzip(request):
             body = found.gzipped
             headers["content-encoding"] = "gzip"
         if request.method == "HEAD":

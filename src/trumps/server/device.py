@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.types import Receive, Scope, Send
 
-from trumps.server.assets import IMMUTABLE, REVALIDATE, Assets
+from trumps.server.assets import IMMUTABLE, REVALIDATE, Assets, takes_gzip
 
 __all__ = ["Device"]
 
@@ -70,13 +70,18 @@ class _FolderFiles:
         path, mount = scope["path"], scope.get("root_path", "")
         name = posixpath.normpath(path[len(mount) :].lstrip("/")) if path.startswith(mount) else ""
         found = self.files.get(name)
-        if request.method not in ("GET", "HEAD") or found is None:
+        if found is None:
             await PlainTextResponse("Not Found", 404)(scope, receive, send)
+            return
+        if request.method not in ("GET", "HEAD"):
+            await PlainTextResponse("Method Not Allowed", 405, {"allow": "GET, HEAD"})(
+                scope, receive, send
+            )
             return
         headers = {"cache-control": IMMUTABLE, "vary": "Accept-Encoding"}
         media_type = _TYPES.get(found.suffix, "application/octet-stream")
         packed = found.with_name(found.name + ".gz")
-        if packed.is_file() and "gzip" in request.headers.get("accept-encoding", ""):
+        if packed.is_file() and takes_gzip(request):
             headers["content-encoding"] = "gzip"
             found = packed
         response = FileResponse(found, media_type=media_type, headers=headers)

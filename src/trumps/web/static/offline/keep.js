@@ -28,53 +28,95 @@ export function keepRegistered(device) {
 /** "About 7 MB" of `bytes`. */
 const megabytes = (bytes) => num(Math.max(1, Math.round(bytes / 1e6)));
 
+/** Whether this origin's copy is kept: a service worker installed (active, or waiting to
+ *  take over) and its cache there. */
+async function keptHere() {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  if (!registration?.active && !registration?.waiting) return false;
+  return (await caches.keys()).some((name) => name.startsWith(CACHES));
+}
+
+/** Resolve once `worker` has kept every file (installed, or active already); reject when
+ *  its install failed. */
+function installed(worker) {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (["installed", "activating", "activated"].includes(worker.state)) resolve();
+      else if (worker.state === "redundant") reject(new Error(t("the download stopped")));
+    };
+    worker.addEventListener("statechange", check);
+    check();
+  });
+}
+
 /** The home screen's offer to keep the game on this device, or null where there is nothing
  *  to offer (no `device` in the catalog, no service workers, already playing on it). */
 export function deviceOffer(catalog) {
   const device = catalog?.device;
   if (!device || catalog.offline || !supported()) return null;
-  const box = el("p", { class: "home-device", testid: "device", "aria-live": "polite" });
-  const offer = (failed) => put(box,
-    failed ? el("span", { class: "note error", role: "alert" }, t("Could not keep the game on this device: {reason}", { reason: failed })) : null,
-    el("button", { type: "button", class: "ghost", testid: "device-keep", onclick: () => keepIt() },
-      t("Play offline too (about {n} MB)", { n: megabytes(device.bytes) })),
-    " ", el("span", { class: "note" }, t("Keeps the game on this device, to play the computer with no connection.")));
-  const kept = () => put(box,
-    el("span", { class: "note", testid: "device-kept" }, t("Kept on this device: with no connection, this page plays the computer.")),
-    " ", el("button", { type: "button", class: "link", testid: "device-remove", onclick: () => removeIt() }, t("Remove")));
-  const progress = (done, total) => put(box, el("span", { class: "note", testid: "device-keeping" },
-    t("Keeping the game on this device… {p}%", { p: num(total ? Math.floor((100 * done) / total) : 0) })));
+  const box = el("div", { class: "home-device", testid: "device" });
+  const said = el("p", { class: "sr-only", role: "status" }); // what a screen reader hears
+  let failure = null; // the first reason a keeping failed (the worker's, if it says)
+  const show = (focus, ...nodes) => {
+    put(box, nodes, said);
+    if (focus) focus.focus();
+  };
+  const offer = (failed, focus = false) => {
+    const button = el("button", { type: "button", class: "ghost", testid: "device-keep", onclick: () => keepIt() },
+      t("Play offline too (about {n} MB)", { n: megabytes(device.bytes) }));
+    show(focus ? button : null,
+      failed ? el("p", { class: "note error", role: "alert" }, t("Could not keep the game on this device: {reason}", { reason: failed })) : null,
+      button,
+      el("p", { class: "note" }, t("Keeps the game on this device, to play the computer with no connection.")));
+  };
+  const kept = (focus = false) => {
+    const remove = el("button", { type: "button", class: "link", testid: "device-remove", onclick: () => removeIt() }, t("Remove"));
+    const line = el("p", { class: "note", testid: "device-kept" }, t("Kept on this device: with no connection, this page plays the computer."));
+    show(focus ? remove : null, line, remove);
+    if (focus) said.textContent = line.textContent;
+  };
+  let shown = -1; // the tenth of the keeping last shown (a screen reader hears each tenth)
+  const progress = (done, total, focus = false) => {
+    const p = total ? Math.floor((100 * done) / total) : 0;
+    const text = t("Keeping the game on this device… {p}%", { p: num(p) });
+    const line = el("p", { class: "note", testid: "device-keeping", tabindex: "-1" }, text);
+    show(focus ? line : null, line);
+    if (Math.floor(p / 10) !== shown) {
+      shown = Math.floor(p / 10);
+      said.textContent = text;
+    }
+  };
 
   const onMessage = (event) => {
     if (event.data?.kind === "trumps-keeping") progress(event.data.done, event.data.total);
-    else if (event.data?.kind === "trumps-keeping-failed") failed(event.data.reason);
+    else if (event.data?.kind === "trumps-keeping-failed") failure ??= event.data.reason;
   };
-  const failed = (reason) => {
-    navigator.serviceWorker.removeEventListener("message", onMessage);
-    save(KEPT, null);
-    navigator.serviceWorker.getRegistration(device.sw).then((r) => r?.unregister()).catch(() => {});
-    offer(reason);
-  };
+  const listen = (on) => navigator.serviceWorker[on ? "addEventListener" : "removeEventListener"]("message", onMessage);
+
+  async function follow(worker, focus) {
+    listen(true);
+    try {
+      await installed(worker);
+      save(KEPT, "1");
+      kept(focus);
+    } catch (err) {
+      save(KEPT, null);
+      navigator.serviceWorker.getRegistration("/").then((r) => r?.unregister()).catch(() => {});
+      offer(failure ?? err?.message ?? String(err), focus);
+    } finally {
+      listen(false);
+      failure = null;
+    }
+  }
 
   async function keepIt() {
-    progress(0, 0);
-    navigator.serviceWorker.addEventListener("message", onMessage);
+    progress(0, 0, true);
+    navigator.storage?.persist?.().catch(() => {}); // asked not to evict it when space is short
     try {
       const registration = await navigator.serviceWorker.register(device.sw);
-      const worker = registration.installing ?? registration.waiting ?? registration.active;
-      await new Promise((resolve, reject) => {
-        const check = () => {
-          if (worker.state === "activated") resolve();
-          else if (worker.state === "redundant") reject(new Error(t("the download stopped")));
-        };
-        worker.addEventListener("statechange", check);
-        check();
-      });
-      navigator.serviceWorker.removeEventListener("message", onMessage);
-      save(KEPT, "1");
-      kept();
+      await follow(registration.installing ?? registration.waiting ?? registration.active, true);
     } catch (err) {
-      failed(err?.message ?? String(err));
+      offer(err?.message ?? String(err), true);
     }
   }
 
@@ -82,10 +124,26 @@ export function deviceOffer(catalog) {
     save(KEPT, null);
     for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
     for (const name of await caches.keys()) if (name.startsWith(CACHES)) await caches.delete(name);
-    offer(null);
+    // A fresh page, no longer served by the removed worker (which a new keeping in this one
+    // would bring back without keeping anything).
+    location.reload();
   }
 
+  // What is kept here is the registration's and the cache's to say, not only the note in
+  // localStorage: a page reloaded while keeping, or another tab, may have kept it since.
   if (load(KEPT) === "1") kept();
   else offer(null);
+  navigator.serviceWorker.getRegistration("/").then(async (registration) => {
+    if (registration?.installing && !registration.active) {
+      progress(0, 0);
+      await follow(registration.installing, false);
+    } else if (await keptHere()) {
+      save(KEPT, "1");
+      kept();
+    } else if (load(KEPT) === "1") {
+      save(KEPT, null); // dropped by the browser (storage cleared, or evicted)
+      offer(null);
+    }
+  }).catch(() => {});
   return box;
 }

@@ -6,8 +6,10 @@
 //   versioned files, Pyodide and the engine are kept and served from the copy (their
 //   addresses change whenever they do); the page itself, the catalog and the translations
 //   are asked of the server first, as with no service worker, and the kept copy answers
-//   only when the server cannot be reached — marked `x-trumps-kept`, which tells the page
-//   to play on the device (app.js).
+//   only when the server cannot be reached (no answer within a few seconds, or a proxy's
+//   502, 503 or 504 for it) — marked `x-trumps-kept`, which tells the page to play on the
+//   device (app.js). The copy is the one kept when this version installed: never a later
+//   page, which could name files this version does not keep.
 //
 // Whoever serves this file writes its list first, as `self.TRUMPS_PRECACHE = {...};`:
 //   version  made from the files' contents: a new list is a new service worker (browsers
@@ -28,6 +30,8 @@ const FRESH = new Set(PRECACHE.fresh ?? []);
 const PAGE = PRECACHE.page ?? "/index.html";
 const LASTING = PRECACHE.lasting ?? [];
 const PARALLEL = 4; // downloads at once while keeping
+const PATIENCE_MS = 6000; // how long the server may take to answer before the copy does
+const AWAY = new Set([502, 503, 504]); // a proxy's answers for a server it cannot reach
 
 /** Tell the pages of this origin how far the keeping is: {kind, done, total}. */
 async function tell(message) {
@@ -65,6 +69,7 @@ self.addEventListener("install", (event) => {
     try {
       await Promise.all(Array.from({ length: PARALLEL }, worker));
     } catch (err) {
+      queue.length = 0; // the other downloads stop too
       await caches.delete(CACHE); // nothing half kept
       await tell({ kind: "trumps-keeping-failed", reason: String(err?.message ?? err) });
       throw err;
@@ -81,21 +86,21 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-/** The network's answer, its copy kept for later; the kept copy, marked, when the network
- *  cannot be reached. */
+/** The server's answer; the copy kept at install, marked, when the server cannot be
+ *  reached. */
 async function networkFirst(request, path) {
-  const cache = await caches.open(CACHE);
-  try {
-    const response = await fetch(request);
-    if (response.ok && request.method === "GET") await cache.put(path, response.clone());
-    return response;
-  } catch (err) {
-    const kept = await cache.match(path, { ignoreSearch: true });
-    if (!kept) throw err;
-    const headers = new Headers(kept.headers);
-    headers.set("x-trumps-kept", "1");
-    return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
-  }
+  // (a navigation's request cannot be given a signal to abort it: it is raced instead)
+  let timer = 0;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), PATIENCE_MS); });
+  const answer = fetch(request).catch(() => null); // null: no network, or no server
+  const response = await Promise.race([answer, late]);
+  clearTimeout(timer);
+  if (response && !AWAY.has(response.status)) return response;
+  const kept = await (await caches.open(CACHE)).match(path, { ignoreSearch: true });
+  if (!kept) return response ?? Response.error();
+  const headers = new Headers(kept.headers);
+  headers.set("x-trumps-kept", "1");
+  return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
 }
 
 async function keptFirst(request, path) {
