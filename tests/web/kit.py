@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from click.testing import CliRunner
 from playwright.async_api import (
     Browser,
     BrowserContext,
@@ -28,6 +29,8 @@ from playwright.async_api import (
     async_playwright,
     expect,
 )
+
+from trumps.cli import cli
 
 CHROMIUM = "/usr/bin/chromium"
 # The tests' browser: Debian's headless-only build of the same Chromium (package
@@ -373,3 +376,12 @@ async def play_out(page: Page) -> int:
             "data-event", before or "", timeout=WAIT
         )
         moves += 1
+
+
+def check_record(record: dict[str, Any], folder: Path) -> str:
+    """What ``trumps record check`` says of ``record``."""
+    path = folder / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["record", "check", str(path)])
+    assert result.exit_code == 0, result.output
+    return result.output

@@ -19,7 +19,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from trumps.web.offline import PYODIDE_VERSION, device_folder, engine_zip, pyodide_dir
-from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, device_instant, open_page
+from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, check_record, device_instant, open_page
 
 SERVER_ARGS = ("--offline",)
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
@@ -128,7 +128,7 @@ async def _kept_then_cut(browser: Browser, server: ServerProc) -> tuple[Page, st
 
 
 def test_kept_on_the_device_it_plays_the_computer_with_the_network_cut(
-    server: ServerProc, run: Run
+    server: ServerProc, run: Run, tmp_path: Path
 ) -> None:
     """Agreed to, the game is kept on the device; with the network cut the server's page
     still opens, says the server cannot be reached, and a Svoi Kozyri duel against the
@@ -178,6 +178,12 @@ def test_kept_on_the_device_it_plays_the_computer_with_the_network_cut(
         # (a guest the server never stored has no games there: said plainly, no error)
         await expect(page.get_by_test_id("history")).to_contain_text("No finished games yet.")
         await expect(page.locator("#status")).to_be_hidden()
+        # Its record downloads from the device, and `trumps record check` accepts it.
+        async with page.expect_download() as saving:
+            await device.get_by_test_id("history-download").click()
+        record = json.loads(Path(await (await saving.value).path()).read_text(encoding="utf-8"))
+        checked = check_record(record, tmp_path)
+        assert checked.startswith(f"ok: kozyri, {len(record['actions'])} actions"), checked
         await device.get_by_role("button", name="Replay").click()
         await expect(page.get_by_test_id("replay-move")).to_contain_text("Move 0 of ", timeout=BOOT)
         # Analysed on the device, by the page's engine, when asked (and kept with the game).

@@ -17,11 +17,9 @@ from urllib.parse import urljoin
 
 import httpx
 import pytest
-from click.testing import CliRunner
 from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 from server.e2e import ServerProc, free_port
-from trumps.cli import cli
 from trumps.host.catalog import catalog
 from trumps.web.site import write_site
 from web.kit import (
@@ -30,6 +28,7 @@ from web.kit import (
     SHOTS,
     WAIT,
     Run,
+    check_record,
     device_instant,
     open_page,
     play_out,
@@ -164,15 +163,6 @@ def test_a_static_site_plays_the_computer_with_the_network_cut(
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     run(body)
-
-
-def check_record(record: dict[str, Any], folder: Path) -> str:
-    """What ``trumps record check`` says of ``record``."""
-    path = folder / "record.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
-    result = CliRunner().invoke(cli, ["record", "check", str(path)])
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_twenty_five_for_four_offline_with_a_why_not_and_a_hint(site: str, run: Run) -> None:
