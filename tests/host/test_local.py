@@ -407,14 +407,20 @@ def test_a_deal_s_seed_is_a_number_javascript_holds_exactly() -> None:
         assert 0 <= host.table.game.seed < 2**53
 
 
-def test_the_page_s_analysis_made_a_decision_at_a_time_is_the_whole_game_s() -> None:
+@pytest.mark.parametrize(
+    ("game", "players", "budget"),
+    [("twentyfive", 3, Budget(deals=8, seed=0)), ("kozyri", 2, Budget(node_limit=2_000))],
+)
+def test_the_page_s_analysis_made_a_decision_at_a_time_is_the_whole_game_s(
+    game: str, players: int, budget: Budget
+) -> None:
     """The page's engine analyses a finished game one decision at a time (its worker stays
     free between them): stepped to the end, it is ``analyze_game`` of the same record and
-    budget; before the end it has no result."""
+    budget (the duel solver's answers kept between steps, as in one pass); before the end
+    it has no result."""
     host = LocalHost(seed=SEED)
-    local_game("twentyfive", 3, takeback_at=None, host=host)
+    local_game(game, players, takeback_at=None, host=host)
     record = json.loads(host.take_finished_text() or "null")["record"]
-    budget = Budget(deals=8, seed=0)
     made = GameAnalysis(json.dumps(record), budget)
     assert made.total > 5 and made.done == 0
     with pytest.raises(RuntimeError):
@@ -424,5 +430,6 @@ def test_the_page_s_analysis_made_a_decision_at_a_time_is_the_whole_game_s() -> 
         assert made.done == steps
         steps += 1
     assert steps == made.total == made.done
+    assert bool(made.solved) == (game == "kozyri")  # the solver's answers kept between steps
     start, actions = start_of(record)
     assert json.loads(made.result_text()) == analyze_game(start, actions, budget).to_json()

@@ -318,9 +318,15 @@ def _budget_json(method: str, budget: Budget) -> dict[str, Any]:
 
 
 def analyze_ply(
-    start: Game, actions: Sequence[str], ply: int, budget: Budget = Budget()
+    start: Game,
+    actions: Sequence[str],
+    ply: int,
+    budget: Budget = Budget(),
+    solved: dict[int, SolveResult] | None = None,
 ) -> MoveAnalysis:
     """The decision at ``ply`` of ``actions`` played from ``start`` (left unchanged).
+    ``solved``: the duel solver's answers kept across the decisions of one game, as
+    ``analyze_game`` keeps them (each decision's position is the one before's next).
     Raises ``AnalysisError`` when that ply is no decision (out of range, forced, a trump
     choice) and ``trumps.IllegalAction`` for an action that does not replay."""
     if not 0 <= ply < len(actions):
@@ -331,7 +337,7 @@ def analyze_ply(
     if not _is_decision(game):
         raise AnalysisError(f"ply {ply} is no decision (a forced move or a trump choice)")
     if method_of(start) == "solver":
-        return _judge_duel(game, ply, actions[ply], budget, {})
+        return _judge_duel(game, ply, actions[ply], budget, {} if solved is None else solved)
     return _judge_view(game, ply, actions[ply], budget)
 
 

@@ -13,6 +13,7 @@ import json
 from typing import Final
 
 from trumps.ai.analysis import Budget, MoveAnalysis, analysis_of, analyze_ply, judged_plies
+from trumps.ai.kozyri_search import SolveResult
 from trumps.host.archive import start_of
 
 __all__ = ["PAGE_BUDGET", "GameAnalysis"]
@@ -29,6 +30,7 @@ class GameAnalysis:
         self.plies = judged_plies(self.start, self.actions)
         self.budget = budget
         self.moves: list[MoveAnalysis] = []
+        self.solved: dict[int, SolveResult] = {}  # the duel solver's answers, kept between steps
 
     @property
     def total(self) -> int:
@@ -42,7 +44,7 @@ class GameAnalysis:
         """Judge the next decision; whether all are judged now."""
         if self.done < self.total:
             ply = self.plies[self.done]
-            self.moves.append(analyze_ply(self.start, self.actions, ply, self.budget))
+            self.moves.append(analyze_ply(self.start, self.actions, ply, self.budget, self.solved))
         return self.done >= self.total
 
     def result_text(self) -> str:

@@ -40,6 +40,7 @@ export function listGames(offset, limit) {
 
 const PAGE_MAX = 100;
 let making = null; // the analysis being made: {id, job (the engine's GameAnalysis), result}
+const unkept = new Map(); // id -> an analysis made that the device could not keep (storage full)
 const notFound = (message) => ({ status: 404, body: { error: "no_such_game", message } });
 
 /** The answer to the page's `method` on `path` (/api/games…): {status, body}. The engine:
@@ -68,7 +69,7 @@ const running = () => ({ status: 202, body: { status: "running", done: making.jo
 /** A kept game's analysis, as the server answers GET and POST …/analysis (docs/analysis.md):
  *  done (kept with the game), running (its progress), or asked for by a POST, one at a time. */
 function analysisAnswer(entry, method, engine) {
-  const done = entry.analysis ?? (making?.id === entry.id ? making.result : null);
+  const done = entry.analysis ?? unkept.get(entry.id) ?? (making?.id === entry.id ? making.result : null);
   if (done) return { status: 200, body: { status: "done", analysis: done } };
   if (making?.id === entry.id) return running();
   if (method === "GET") return { status: 404, body: { error: "not_analysed", message: "nobody asked for this game's analysis yet" } };
@@ -89,8 +90,13 @@ async function makeNext() {
     finished = now.job.step();
     if (finished) {
       now.result = JSON.parse(now.job.result_text());
-      const entry = await getGame(now.id);
-      if (entry) await keepGame({ ...entry, analysis: now.result });
+      try {
+        const entry = await getGame(now.id);
+        if (entry) await keepGame({ ...entry, analysis: now.result });
+      } catch (e) { // (storage full: shown while this page lives)
+        unkept.set(now.id, now.result);
+        console.warn(`trumps: the analysis of game ${now.id} could not be kept: ${e?.message ?? e}`);
+      }
     }
   } catch (e) {
     console.warn(`trumps: the analysis of game ${now.id} stopped: ${e?.message ?? e}`);
@@ -100,6 +106,8 @@ async function makeNext() {
     setTimeout(makeNext, 0);
     return;
   }
-  now.job.destroy?.();
   if (making === now) making = null;
+  try {
+    now.job.destroy?.();
+  } catch { /* the engine failed: nothing more to free */ }
 }

@@ -54,11 +54,12 @@ function installed(worker) {
 export function deviceOffer(catalog) {
   const device = catalog?.device;
   if (!device || catalog.offline || !supported()) return null;
-  const box = el("div", { class: "home-device", testid: "device" });
+  const shown = el("div", {}); // what is shown, drawn again at each change
   const said = el("p", { class: "sr-only", role: "status" }); // what a screen reader hears
+  const box = el("div", { class: "home-device", testid: "device" }, shown, said);
   let failure = null; // the first reason a keeping failed (the worker's, if it says)
   const show = (focus, ...nodes) => {
-    put(box, nodes, said);
+    put(shown, nodes);
     if (focus) focus.focus();
   };
   const offer = (failed, focus = false) => {
@@ -75,15 +76,17 @@ export function deviceOffer(catalog) {
     show(focus ? remove : null, line, remove);
     if (focus) said.textContent = line.textContent;
   };
-  let shown = -1; // the tenth of the keeping last shown (a screen reader hears each tenth)
+  // The progress line, made once and its text changed (the focus stays on it), and each
+  // tenth of it said to a screen reader.
+  const line = el("p", { class: "note", testid: "device-keeping", tabindex: "-1" });
+  let tenth = -1;
   const progress = (done, total, focus = false) => {
     const p = total ? Math.floor((100 * done) / total) : 0;
-    const text = t("Keeping the game on this device… {p}%", { p: num(p) });
-    const line = el("p", { class: "note", testid: "device-keeping", tabindex: "-1" }, text);
-    show(focus ? line : null, line);
-    if (Math.floor(p / 10) !== shown) {
-      shown = Math.floor(p / 10);
-      said.textContent = text;
+    line.textContent = t("Keeping the game on this device… {p}%", { p: num(p) });
+    if (!shown.contains(line)) show(focus ? line : null, line);
+    if (Math.floor(p / 10) !== tenth) {
+      tenth = Math.floor(p / 10);
+      said.textContent = line.textContent;
     }
   };
 
@@ -97,6 +100,8 @@ export function deviceOffer(catalog) {
     listen(true);
     try {
       await installed(worker);
+      // (a registration that outlived its cache answers at once: it must be kept again)
+      if (!(await keptHere())) throw new Error(t("the download stopped"));
       save(KEPT, "1");
       kept(focus);
     } catch (err) {

@@ -96,15 +96,15 @@ async function networkFirst(request, path) {
   const response = await Promise.race([answer, late]);
   clearTimeout(timer);
   if (response && !AWAY.has(response.status)) return response;
-  const kept = await (await caches.open(CACHE)).match(path, { ignoreSearch: true });
-  if (!kept) return response ?? Response.error();
+  const kept = await caches.match(path, { ignoreSearch: true, cacheName: CACHE });
+  if (!kept) return response ?? (await answer) ?? Response.error(); // (nothing kept: wait on)
   const headers = new Headers(kept.headers);
   headers.set("x-trumps-kept", "1");
   return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
 }
 
 async function keptFirst(request, path) {
-  const kept = await (await caches.open(CACHE)).match(path, { ignoreSearch: true });
+  const kept = await caches.match(path, { ignoreSearch: true, cacheName: CACHE });
   return kept ?? fetch(request);
 }
 

@@ -16,7 +16,7 @@ import { answer, keepGame } from "./games.js";
 import { dropSnapshot, engineKey, readSnapshot, writeSnapshot } from "./snapshot.js";
 
 let host = null; // the Python LocalHost, once booted
-let analysis = null; // trumps.host.analysis.GameAnalysis (a class), once booted
+let python = null; // Pyodide, once booted (the analysis is imported when first asked for)
 let botTimer = 0;
 const waiting = []; // what the page asked before the host was ready, to run then
 const ENGINE_DIR = "/trumps-engine";
@@ -41,7 +41,7 @@ async function boot(pyodideUrl, engineUrl, saved) {
     writeSnapshot(key, memory).then((kept) => note(`the engine's snapshot is ${kept ? "kept" : "not kept"}`));
   }
   host = pyodide.pyimport("trumps.host.local").LocalHost();
-  analysis = pyodide.pyimport("trumps.host.analysis").GameAnalysis;
+  python = pyodide;
   if (saved) host.restore(saved); // a save that cannot be read is dropped: a fresh start
 }
 
@@ -96,7 +96,7 @@ async function ask(id, path, method) {
   try {
     reply = await answer(path, method ?? "GET", {
       replay: (record) => host.replay_text(record),
-      analysis: (record) => analysis(record),
+      analysis: (record) => python.pyimport("trumps.host.analysis").GameAnalysis(record),
     });
   } catch (e) {
     reply = { status: 500, body: { error: "internal_error", message: String(e?.message ?? e) } };
