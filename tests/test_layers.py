@@ -35,7 +35,8 @@ ALLOWED = {
     # The terminal client speaks the wire protocol: it imports trumps.server.protocol and
     # trumps.server.wiretypes.
     "tui": {"cards", "errors", "games", "ai", "records", "server"},
-    "commands": {"cards", "errors", "games", "ai", "records", "arena"},
+    # (``commands/serve.py`` starts the server with its page: server and web, before it)
+    "commands": {"cards", "errors", "games", "ai", "records", "arena", "host", "server", "web"},
     "cli": set(LAYERS) | {"_accel"},
 }
 # The engine may use only these standard-library modules: no I/O, clocks, logging, asyncio.
