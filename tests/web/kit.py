@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from playwright.async_api import (
     Browser,
     BrowserContext,
+    Locator,
     Page,
     Playwright,
     WebSocketRoute,
@@ -385,3 +386,16 @@ def check_record(record: dict[str, Any], folder: Path) -> str:
     result = CliRunner().invoke(cli, ["record", "check", str(path)])
     assert result.exit_code == 0, result.output
     return result.output
+
+
+async def my_move(page: Page, legal: Locator) -> bool:
+    """At my next turn, the first of ``legal``, and wait for the table to take it; False
+    (nothing played) when the game is over first."""
+    table = page.get_by_test_id("table")
+    await page.wait_for_function(MINE_OR_OVER)
+    if await page.get_by_test_id("result").is_visible():
+        return False
+    before = await table.get_attribute("data-event")
+    await legal.first.click()
+    await expect(table).not_to_have_attribute("data-event", before or "")
+    return True

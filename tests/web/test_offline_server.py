@@ -19,7 +19,7 @@ from playwright.async_api import Browser, Page, expect
 
 from server.e2e import ServerProc
 from trumps.web.offline import PYODIDE_VERSION, device_folder, engine_zip, pyodide_dir
-from web.kit import MINE_OR_OVER, SHOTS, WAIT, Run, check_record, device_instant, open_page
+from web.kit import SHOTS, WAIT, Run, check_record, device_instant, my_move, open_page
 
 SERVER_ARGS = ("--offline",)
 BOOT = 60_000  # ms: Pyodide and the engine starting in a loaded machine's Chromium
@@ -146,15 +146,10 @@ def test_kept_on_the_device_it_plays_the_computer_with_the_network_cut(
         await expect(page.get_by_test_id("connection")).to_have_text("on this device", timeout=BOOT)
         # (a whole duel on the device is played in test_offline_site.py: here, four
         # moves, then the game resigned)
-        table = page.get_by_test_id("table")
         legal = page.locator("[data-testid='hand'] [data-legal='true'], [data-testid^='action-']")
         for _ in range(4):
-            await page.wait_for_function(MINE_OR_OVER)
-            if await page.get_by_test_id("result").is_visible():
+            if not await my_move(page, legal):
                 break
-            before = await table.get_attribute("data-event")
-            await legal.first.click()
-            await expect(table).not_to_have_attribute("data-event", before or "")
         page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
         if not await page.get_by_test_id("result").is_visible():
             await page.get_by_test_id("resign").click()

@@ -13,7 +13,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from server.e2e import ServerProc
-from web.kit import MINE_OR_OVER, SHOTS, Run, open_page
+from web.kit import MINE_OR_OVER, SHOTS, Run, my_move, open_page
 
 # The sizes of issue 27 §1: width, height, and whether it is a touch device.
 VIEWPORTS = {
@@ -244,18 +244,13 @@ def test_a_finished_trick_is_swept_toward_its_winner(server: ServerProc, run: Ru
     async def body(browser: Browser) -> None:
         _, page = await open_page(browser, server.http + "/#lobby", name="Aoife", pace=None)
         await start(page, "twentyfive", 2)
-        table = page.get_by_test_id("table")
         legal = page.locator(
             "[data-testid='hand'] [data-legal='true'], [data-testid^='action-']:enabled"
         )
         swept = None
         for _ in range(30):
-            await page.wait_for_function(MINE_OR_OVER)
-            if await page.get_by_test_id("result").is_visible():
+            if not await my_move(page, legal):
                 break
-            before = await table.get_attribute("data-event")
-            await legal.first.click()
-            await expect(table).not_to_have_attribute("data-event", before or "")
             swept = await page.evaluate(SWEEP)
             if swept:
                 break
