@@ -11,9 +11,13 @@ from server.e2e import Client, Msg
 GAME_KINDS = {"start", "action", "timeout", "resign"}  # events that change the game
 
 
-async def play_out(players: dict[int, Client], table_id: str, rng: random.Random) -> Msg:
+async def play_out(
+    players: dict[int, Client], table_id: str, rng: random.Random, *, resign_at: int | None = None
+) -> Msg:
     """Every seated client plays a random legal action whenever it is to move, answering
-    only the newest event it has, until the game is over; returns the ``game_over``."""
+    only the newest event it has, until the game is over; returns the ``game_over``.
+    ``resign_at``: the player to move at that event number or later resigns instead (for a
+    test on a deal it cannot choose: random play makes some duels thousands of moves long)."""
 
     async def seat_loop(seat: int, client: Client) -> Msg:
         seen = [m for m in client.received if m.get("table_id") == table_id]
@@ -27,7 +31,10 @@ async def play_out(players: dict[int, Client], table_id: str, rng: random.Random
                 sent = False
             if msg["type"] in ("event", "table_state") and msg.get("legal") and not sent:
                 number = msg["number"] if msg["type"] == "event" else msg["event"]
-                await client.act(table_id, rng.choice(msg["legal"]), number)
+                if resign_at is not None and number >= resign_at:
+                    await client.send({"type": "resign", "table_id": table_id})
+                else:
+                    await client.act(table_id, rng.choice(msg["legal"]), number)
                 sent = True
             msg = await client.recv()
 

@@ -101,7 +101,8 @@ def test_a_reload_gets_the_seat_back_and_the_game_goes_on(served: Serve) -> None
         assert back["legal"] == before["legal"]
         back_event = await taras.until(lambda m: m["type"] == "event" and m["kind"] == "return")
         assert back_event["seat"] == 0  # within the grace period: `return`, as after a takeover
-        over = await play_out({0: again, 1: taras}, table_id, random.Random(3))
+        # (Random(4): a short duel; random play makes some last thousands of moves)
+        over = await play_out({0: again, 1: taras}, table_id, random.Random(4))
         record = server.get(f"/api/games/{over['record_id']}").json()
         assert record["players"] == ["Olena", "Taras"]
         assert hidden_cards_sent(taras.received, table_id, 1, record) == []
@@ -147,7 +148,9 @@ def test_a_bot_plays_for_an_absent_player_who_then_takes_the_seat_back(served: S
         returned = await taras.until(lambda m: m["type"] == "event" and m["kind"] == "return")
         assert returned["seat"] == 0
         assert (await _resync(taras, table_id))["seats"][0]["away"] is False
-        over = await play_out({0: again, 1: taras}, table_id, random.Random(9))
+        # (Random(8): a duel of about fifty moves; random play makes some duels last
+        # thousands — Random(9) took ten seconds)
+        over = await play_out({0: again, 1: taras}, table_id, random.Random(8))
         # After the return, seat 0's moves are the person's again.
         after = [
             m

@@ -61,6 +61,9 @@ def test_the_server_gone_covers_the_table_and_retry_now_reconnects_at_once(
 
         async def setup(context: BrowserContext) -> None:
             await context.route_web_socket(WS_URL, route)
+            # The page's timers on a clock the test can move on (it runs as a real one
+            # until then): the back-off is checked at each of its steps, not waited out.
+            await context.clock.install()
 
         async def next_attempt(within: float) -> float:
             return await asyncio.wait_for(attempts.get(), within)
@@ -78,14 +81,20 @@ def test_the_server_gone_covers_the_table_and_retry_now_reconnects_at_once(
         await expect(page.locator("#status")).to_be_visible()
         up["on"] = False
         drain()
+        await page.clock.pause_at(await page.evaluate("Date.now()") + 10)  # time stands still
         await routes[-1].close()
         await expect(overlay).to_be_visible(timeout=2000)
         await expect(overlay).to_contain_text("No connection to the server")
         await nothing_playable(page)
-        # Back off: 1 s, 2 s, then 4 s; "Retry now" does not wait for them.
-        for _ in range(3):
-            await next_attempt(6)
-        await expect(overlay).to_contain_text("Trying again in")
+        # Back off: 1 s, 2 s, then 4 s, each said on the cover before it is tried; "Retry
+        # now" does not wait for them.
+        when = overlay.locator(".overlay-when")
+        for seconds in (1, 2, 4):
+            await expect(when).to_have_text(f"Trying again in {seconds} s.")
+            await page.clock.run_for(seconds * 1000)
+            await next_attempt(2)
+        await expect(when).to_have_text("Trying again in 5 s.")  # and then every 5 s at most
+        await page.clock.resume()
         await page.screenshot(path=str(SHOTS / "offline-en.png"))
         await page.get_by_test_id("retry-now").click()
         await next_attempt(1.0)
