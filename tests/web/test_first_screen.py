@@ -159,7 +159,7 @@ def test_the_first_screen_fits_a_phone_and_a_desktop_in_english_and_persian(
     server: ServerProc, run: Run
 ) -> None:
     """Both games, the levels and the way to the lobby, inside the width at each size; the
-    screenshots are the README's."""
+    screenshots are the README's and docs/hosting.md's."""
 
     async def body(browser: Browser) -> None:
         for locale, phone, shot in (
