@@ -272,14 +272,16 @@ async def _play_through_a_stop(ws_url: str, db: str, servers: dict[str, ServerPr
     try:
         assert (await store.table_owner(ana.table_id))[1] == ana_node
         await asyncio.to_thread(servers[ana_node].stop)  # SIGTERM: it hands the table over
+        # Ana's socket closed with her process; she comes back through nginx with her token.
+        again, node = await _through_with_token(ws_url, ana, servers[rui_node])
+        assert node == rui_node
+        assert again["seat"] == _seat_of(made) and again["table_id"] == ana.table_id
+        await rui.now.until(lambda m: m["type"] == "event" and m["kind"] == "return")
+        # (the other process took the table: asked once it has said so, not at the stop —
+        # the stopping one releases it and the other adopts it a moment later)
         assert (await store.table_owner(ana.table_id))[1] == rui_node
     finally:
         await store.close()
-    # Ana's socket closed with her process; she comes back through nginx with her token.
-    again, node = await _through_with_token(ws_url, ana, servers[rui_node])
-    assert node == rui_node
-    assert again["seat"] == _seat_of(made) and again["table_id"] == ana.table_id
-    await rui.now.until(lambda m: m["type"] == "event" and m["kind"] == "return")
     await play([ana, rui], 200)
     if not ana.over():
         await ana.now.until(lambda m: m["type"] == "game_over")

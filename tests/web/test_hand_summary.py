@@ -218,7 +218,11 @@ def test_with_a_pause_set_the_summary_counts_down_and_continues_by_itself(
     ("continue after 5 s"): its button counts down, then the page tells the server the hand
     was read, once, and the second hand is played; the setting is kept."""
     sent: list[dict[str, Any]] = []
-    setup = sending_into(sent)
+    relaying = sending_into(sent)
+
+    async def setup(context: BrowserContext) -> None:
+        await relaying(context)
+        await context.clock.install()  # the page's clock, moved on by the test below
 
     async def body(browser: Browser) -> None:
         ctx, page = await open_page(
@@ -229,7 +233,8 @@ def test_with_a_pause_set_the_summary_counts_down_and_continues_by_itself(
         button = summary.get_by_test_id("summary-close")
         await expect(button).to_have_text(re.compile(r"Continue \([1-5]\)"))
         assert not [m for m in sent if m.get("type") == "continue"]  # not before its time
-        await expect(summary).to_have_count(0, timeout=10_000)  # nobody pressed it
+        await page.clock.run_for(5_000)  # the five seconds pass (not waited for)
+        await expect(summary).to_have_count(0)  # nobody pressed it
         await relayed(sent, "continue")
         await page.wait_for_function(
             "() => document.querySelector(\"[data-testid='turn']\")?.dataset.mine === 'true'"

@@ -6,8 +6,9 @@ prefix, so a browser may keep anything under it for a year (``immutable``).  The
 (``index.html``) is the one file fetched each time (``no-cache``, with an ETag, so a reload
 gets a 304); it names the versioned prefix, and everything else is reached relative to it —
 ES module imports, ``import.meta.url`` in scripts, ``url()`` in the style sheet.
-The files are read and gzip-compressed once, when the server starts, and answered from
-memory (text and SVG compressed; fonts and images, compressed already, as they are).  The unversioned ``/static/…`` still
+The files are read once, when the server starts, and answered from memory, each
+gzip-compressed once when first asked for (text and SVG; fonts and images, compressed
+already, as they are).  The unversioned ``/static/…`` still
 answers, revalidated each time, for links kept from older pages.
 """
 
@@ -18,7 +19,7 @@ import hashlib
 import mimetypes
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
@@ -71,12 +72,29 @@ def takes_gzip(request: Request) -> bool:
 _COMPRESSIBLE: Final = frozenset({".js", ".css", ".svg", ".html", ".json", ".txt", ".map"})
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class _File:
+    """A file answered from memory. Its gzipped copy is made when it is first asked for and
+    kept: a server starts without compressing the page's hundred-odd files (a tenth of a
+    second at each start, most of them card faces a given deck never shows)."""
+
     body: bytes
-    gzipped: bytes | None  # None: sent as it is
     media_type: str
     etag: str
+    compressible: bool
+    _packed: bytes | None = field(default=None, init=False, repr=False)
+    _tried: bool = field(default=False, init=False, repr=False)
+
+    @property
+    def gzipped(self) -> bytes | None:
+        """The gzipped body, or None where it is sent as it is (compressed already, or
+        gzip saves under a tenth)."""
+        if not self._tried:
+            self._tried = True
+            if self.compressible:
+                packed = gzip.compress(self.body, compresslevel=9, mtime=0)
+                self._packed = packed if len(packed) < len(self.body) * 0.9 else None
+        return self._packed
 
 
 def _load(path: Path) -> _File:
@@ -84,16 +102,13 @@ def _load(path: Path) -> _File:
     media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     if media_type.startswith("text/") or media_type.endswith("javascript"):
         media_type += "; charset=utf-8"
-    packed = gzip.compress(body, compresslevel=9, mtime=0)
-    worth = path.suffix in _COMPRESSIBLE and len(packed) < len(body) * 0.9
-    return _File(
-        body, packed if worth else None, media_type, f'"{hashlib.sha256(body).hexdigest()[:16]}"'
-    )
+    etag = f'"{hashlib.sha256(body).hexdigest()[:16]}"'
+    return _File(body, media_type, etag, path.suffix in _COMPRESSIBLE)
 
 
 class _MemoryFiles:
-    """The page's files, read and compressed once when the server starts and answered
-    from memory with one ``Cache-Control`` (an ASGI app mounted under a prefix).
+    """The page's files, read once when the server starts (each compressed once) and
+    answered from memory with one ``Cache-Control`` (an ASGI app mounted under a prefix).
 
     A page asks for some thirty modules at once; answered from memory each costs a
     fraction of a millisecond instead of a file read in a worker thread and a compression
