@@ -116,7 +116,7 @@ def shown(app: ConnectApp, selector: str) -> str:
 
 async def replay(pilot: Pilot[None], app: ConnectApp, game_id: int) -> ReplayScreen:
     await until(pilot, lambda: app.client.state.welcomed, "the welcome")
-    screen = ReplayScreen(game_id)
+    screen = ReplayScreen(app.client, game_id)
     await app.push_screen(screen)
     await until(pilot, lambda: "move 0/" in text(app, "#replay-head"), "the replay")
     return screen

@@ -155,7 +155,7 @@ def test_ones_own_profile_and_a_missing_one(
                 "You play as a guest, and guests have no profile: sign in with s in the lobby."
             )
             await pilot.press("b")
-            await app.push_screen(ProfileScreen(2**31 - 1))
+            await app.push_screen(ProfileScreen(app.client, 2**31 - 1))
             await until(pilot, lambda: "404" in text(app, "#profile-head"), "the 404")
             head = text(app, "#profile-head")
             assert head.startswith("Could not load the profile: 404: ") and "\n" not in head
@@ -184,7 +184,7 @@ def test_an_unreachable_server_is_one_line_on_each_screen(tmp_path: Path) -> Non
                 "refused (is the server running, on that port?)"
             )
             await pilot.press("b")
-            await app.push_screen(ProfileScreen(7))
+            await app.push_screen(ProfileScreen(app.client, 7))
             await until(pilot, lambda: "Could not" in text(app, "#profile-head"), "the problem")
             assert text(app, "#profile-head").startswith(
                 "Could not load the profile: the server cannot be reached: connection refused"

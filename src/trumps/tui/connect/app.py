@@ -38,7 +38,7 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
-from trumps.tui.connect.common import ServerUpdate, say
+from trumps.tui.connect.common import OpenTable, ServerUpdate, ShowTable, say
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.model import Change, Msg, outcome_text
@@ -109,7 +109,7 @@ class ConnectApp(App[None]):
         self.client.retry_now()
 
     def get_default_screen(self) -> Screen[Any]:
-        return LobbyScreen()
+        return LobbyScreen(self.client)
 
     def on_mount(self) -> None:
         self.run_worker(self.client.run(), name="connection", group="net", exit_on_error=False)
@@ -132,7 +132,13 @@ class ConnectApp(App[None]):
             return
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
-        self.push_screen(TableScreen(table_id))
+        self.push_screen(TableScreen(self.client, table_id))
+
+    def on_open_table(self, message: OpenTable) -> None:
+        self.open_or_request(message.table_id, watch=message.watch)
+
+    def on_show_table(self, message: ShowTable) -> None:
+        self.show_table(message.table_id)
 
     def open_or_request(self, table_id: str, *, watch: bool) -> None:
         """Open a table we know, else ask to sit (or watch); its snapshot opens it."""

@@ -1,9 +1,11 @@
 """What every screen of the online terminal client shares: the message a server update
-arrives in, notifications, cheap redraws, and the way to the app and its connection."""
+arrives in, the messages a screen sends up to open a table, notifications, cheap redraws,
+and the connection each screen is given (attributes down, messages up: no screen imports
+the app)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.app import App
@@ -15,9 +17,6 @@ from textual.widgets import Static
 from trumps.games import GAMES
 from trumps.tui.connect.model import Change, Msg
 from trumps.tui.connect.net import Client
-
-if TYPE_CHECKING:
-    from trumps.tui.connect.app import ConnectApp
 
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
 
@@ -53,20 +52,41 @@ def game_title(game: str) -> str:
     return cls.title if cls is not None else game
 
 
+class OpenTable(Message):
+    """A screen asks the app for a table: shown if we know it, else asked to sit at (or to
+    watch, ``watch``); its snapshot then opens it."""
+
+    def __init__(self, table_id: str, *, watch: bool = False) -> None:
+        super().__init__()
+        self.table_id = table_id
+        self.watch = watch
+
+
+class ShowTable(Message):
+    """A screen asks the app to show a table we are at, above the lobby."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__()
+        self.table_id = table_id
+
+
 class ClientScreen(Screen[None]):
-    """A full screen of the client: it reaches the app and its connection."""
+    """A full screen of the client, given the connection it shows; it opens tables by
+    messages to the app (``OpenTable``, ``ShowTable``) and other screens with the same
+    connection."""
 
-    @property
-    def connect_app(self) -> ConnectApp:
-        from trumps.tui.connect.app import ConnectApp  # the app module imports the screens
-
-        app = self.app
-        assert isinstance(app, ConnectApp)
-        return app
-
-    @property
-    def client(self) -> Client:
-        return self.connect_app.client
+    def __init__(self, client: Client) -> None:
+        super().__init__()
+        self.client = client
 
 
-__all__ = ["BOT_LEVELS", "ClientScreen", "ServerUpdate", "game_title", "say", "show"]
+__all__ = [
+    "BOT_LEVELS",
+    "ClientScreen",
+    "OpenTable",
+    "ServerUpdate",
+    "ShowTable",
+    "game_title",
+    "say",
+    "show",
+]

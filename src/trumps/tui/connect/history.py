@@ -25,7 +25,7 @@ from trumps.tui.connect.analysistext import (
 )
 from trumps.tui.connect.common import ClientScreen, game_title, show
 from trumps.tui.connect.model import Msg
-from trumps.tui.connect.net import HttpError
+from trumps.tui.connect.net import Client, HttpError
 from trumps.tui.connect.ratingtext import change_text, game_change
 from trumps.tui.connect.text import position_text
 
@@ -98,7 +98,7 @@ class HistoryScreen(ClientScreen):
     @on(DataTable.RowSelected)
     def _open(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
-            self.app.push_screen(ReplayScreen(int(event.row_key.value)))
+            self.app.push_screen(ReplayScreen(self.client, int(event.row_key.value)))
 
 
 class ReplayScreen(ClientScreen):
@@ -120,8 +120,8 @@ class ReplayScreen(ClientScreen):
         Binding("escape,b", "app.pop_screen", "Close"),
     ]
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__()
+    def __init__(self, client: Client, game_id: int) -> None:
+        super().__init__(client)
         self.game_id = game_id
         self.record: Msg = {}
         self.positions: list[Msg] = []

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Label, Select, Static
 
 from trumps.tui.connect.common import ClientScreen, show
 from trumps.tui.connect.history import HistoryScreen, ReplayScreen
-from trumps.tui.connect.net import HttpError
+from trumps.tui.connect.net import Client, HttpError
 from trumps.tui.connect.ratingtext import (
     FAMILIES,
     bots_line,
@@ -51,8 +51,8 @@ class LeaderboardScreen(ClientScreen):
         Binding("escape,b", "app.pop_screen", "Back"),
     ]
 
-    def __init__(self, family: str = "kozyri-duel") -> None:
-        super().__init__()
+    def __init__(self, client: Client, family: str = "kozyri-duel") -> None:
+        super().__init__(client)
         self.family = family if family in FAMILIES else next(iter(FAMILIES))
         self.start = 0
         self.rows = 0  # players on the page shown
@@ -141,7 +141,7 @@ class LeaderboardScreen(ClientScreen):
     @on(DataTable.RowSelected, "#leaders")
     def _open(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
-            self.app.push_screen(ProfileScreen(int(event.row_key.value)))
+            self.app.push_screen(ProfileScreen(self.client, int(event.row_key.value)))
 
 
 class ProfileScreen(ClientScreen):
@@ -154,8 +154,8 @@ class ProfileScreen(ClientScreen):
         Binding("escape,b", "app.pop_screen", "Back"),
     ]
 
-    def __init__(self, player_id: int | None = None) -> None:
-        super().__init__()
+    def __init__(self, client: Client, player_id: int | None = None) -> None:
+        super().__init__(client)
         self.player_id = player_id  # None: this client's own
         self.best: str | None = None  # the family with the most rated games
 
@@ -183,7 +183,7 @@ class ProfileScreen(ClientScreen):
         self._load()
 
     def action_leaderboard(self) -> None:
-        self.app.push_screen(LeaderboardScreen(self.best or "kozyri-duel"))
+        self.app.push_screen(LeaderboardScreen(self.client, self.best or "kozyri-duel"))
 
     @work(exclusive=True, group="profile", exit_on_error=False)
     async def _load(self) -> None:
@@ -228,9 +228,9 @@ class ProfileScreen(ClientScreen):
     @on(DataTable.RowSelected, "#h2h")
     def _opponent(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
-            self.app.push_screen(ProfileScreen(int(event.row_key.value)))
+            self.app.push_screen(ProfileScreen(self.client, int(event.row_key.value)))
 
     @on(DataTable.RowSelected, "#profile-games")
     def _replay(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
-            self.app.push_screen(ReplayScreen(int(event.row_key.value)))
+            self.app.push_screen(ReplayScreen(self.client, int(event.row_key.value)))

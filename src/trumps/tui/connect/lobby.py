@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Footer, Label, Static
 
-from trumps.tui.connect.common import ClientScreen, game_title, say, show
+from trumps.tui.connect.common import ClientScreen, OpenTable, ShowTable, game_title, say, show
 from trumps.tui.connect.dialogs import Ask, SignIn
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.history import HistoryScreen
@@ -161,12 +161,12 @@ class LobbyScreen(ClientScreen):
         if row.get("rated") and not self.client.state.signed_in and mine is None:
             say(self, f"{RATED_TABLE_GUEST} You may watch it (w).", severity="warning")
             return
-        self.connect_app.open_or_request(table_id, watch=False)
+        self.post_message(OpenTable(table_id))
 
     def action_watch(self) -> None:
         table_id = self._selected()
         if table_id is not None:
-            self.connect_app.open_or_request(table_id, watch=True)
+            self.post_message(OpenTable(table_id, watch=True))
 
     def _form(self, mode: str) -> None:
         def done(msg: Msg | None) -> None:
@@ -197,7 +197,7 @@ class LobbyScreen(ClientScreen):
             if table_id is None:
                 say(self, "That is not a table id or an invite link.", severity="error")
             else:
-                self.connect_app.open_or_request(table_id, watch=False)
+                self.post_message(OpenTable(table_id))
 
         self.app.push_screen(Ask("Table id or invite link:", "t-… or http://…/?table=t-…"), done)
 
@@ -207,10 +207,10 @@ class LobbyScreen(ClientScreen):
         if not mine:
             say(self, "You are at no table.")
             return
-        self.connect_app.show_table(mine[0].table_id)
+        self.post_message(ShowTable(mine[0].table_id))
 
     def action_history(self) -> None:
-        self.app.push_screen(HistoryScreen())
+        self.app.push_screen(HistoryScreen(self.client))
 
     def action_sign_in(self) -> None:
         def done(login: str | None) -> None:
@@ -220,7 +220,7 @@ class LobbyScreen(ClientScreen):
         self.app.push_screen(SignIn(self.client), done)
 
     def action_leaderboard(self) -> None:
-        self.app.push_screen(LeaderboardScreen())
+        self.app.push_screen(LeaderboardScreen(self.client))
 
     def action_profile(self) -> None:
-        self.app.push_screen(ProfileScreen())
+        self.app.push_screen(ProfileScreen(self.client))

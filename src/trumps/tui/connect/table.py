@@ -25,6 +25,7 @@ from trumps.tui.connect.model import (
     TableModel,
     outcome_text,
 )
+from trumps.tui.connect.net import Client
 from trumps.tui.connect.text import (
     action_prompt,
     board_text,
@@ -88,8 +89,8 @@ class TableScreen(ClientScreen):
 
     ready = False  # composed and mounted: its widgets can be updated
 
-    def __init__(self, table_id: str) -> None:
-        super().__init__()
+    def __init__(self, client: Client, table_id: str) -> None:
+        super().__init__(client)
         self.table_id = table_id
         self._fed = 0  # feed items written to the log (counting dropped ones)
         self._asked: int | None = None  # the seat whose take-back request I was asked about
