@@ -50,7 +50,8 @@ _NOT_KEPT: Final = frozenset({"LICENSE.md", "README.md", "OFL.txt", "index.html"
 
 class _FolderFiles:
     """The device folder's files (an ASGI app mounted under ``/offline/<version>``): each
-    sent from disk, or its gzipped copy beside it where the browser takes gzip."""
+    sent from disk, or its gzipped copy beside it where the browser takes gzip (the
+    folder is made once and not changed after: which files have a copy is found once)."""
 
     def __init__(self, root: Path) -> None:
         self.files: dict[str, Path] = {
@@ -58,12 +59,15 @@ class _FolderFiles:
             for p in sorted(root.rglob("*"))
             if p.is_file() and p.suffix != ".gz" and p.name != "device.json"
         }
+        self.packed: dict[str, Path] = {
+            name: copy
+            for name, path in self.files.items()
+            if (copy := path.with_name(path.name + ".gz")).is_file()
+        }
 
     def wire_size(self, name: str) -> int:
         """The bytes ``name`` costs on the wire (its gzipped copy where there is one)."""
-        path = self.files[name]
-        packed = path.with_name(path.name + ".gz")
-        return (packed if packed.is_file() else path).stat().st_size
+        return self.packed.get(name, self.files[name]).stat().st_size
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
@@ -80,8 +84,8 @@ class _FolderFiles:
             return
         headers = {"cache-control": IMMUTABLE, "vary": "Accept-Encoding"}
         media_type = _TYPES.get(found.suffix, "application/octet-stream")
-        packed = found.with_name(found.name + ".gz")
-        if packed.is_file() and takes_gzip(request):
+        packed = self.packed.get(name)
+        if packed is not None and takes_gzip(request):
             headers["content-encoding"] = "gzip"
             found = packed
         response = FileResponse(found, media_type=media_type, headers=headers)
