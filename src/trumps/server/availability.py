@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Final
 from trumps.server.commit import one_line, unreachable
 
 if TYPE_CHECKING:
-    from trumps.server.cluster import Cluster
     from trumps.server.commit import GroupCommit
+    from trumps.server.hubparts import ClusterLink
     from trumps.server.lobby import LiveTable
     from trumps.store import Store
 
@@ -32,7 +32,7 @@ class Availability:
 
     stopping: bool
     committer: GroupCommit
-    cluster: Cluster | None
+    cluster: ClusterLink | None
     tables: Mapping[str, LiveTable]
     store: Store
     options: Any

@@ -34,7 +34,7 @@ from trumps.server.quota import address_key
 from trumps.server.tasks import Background, stop_tasks, wait_event
 
 if TYPE_CHECKING:
-    from trumps.server.hub import Hub
+    from trumps.server.hubparts import ClusterHost
 
 __all__ = ["LEASE", "RENEW_EVERY", "Cluster"]
 
@@ -52,7 +52,7 @@ _summary = msgspec.json.Decoder(TableSummary)
 class Cluster:
     """This process's part in a service of several (``hub.cluster``)."""
 
-    def __init__(self, hub: Hub, url: str, node: str, prefix: str = PREFIX) -> None:
+    def __init__(self, hub: ClusterHost, url: str, node: str, prefix: str = PREFIX) -> None:
         self.hub = hub
         self.node = node
         self.bus = Bus(url, node, self._on_message, prefix)

@@ -31,14 +31,12 @@ import secrets
 import socket
 import time
 from collections.abc import Callable, Coroutine, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 import msgspec
 from sqlalchemy.exc import SQLAlchemyError
 
 from trumps.errors import TrumpsError
-from trumps.ratings import Rating
 from trumps.records import InvalidRecord, replay
 from trumps.server.auth import BadToken
 from trumps.server.availability import Availability
@@ -47,6 +45,12 @@ from trumps.server.bus import RemoteConn
 from trumps.server.cluster import LEASE, Cluster
 from trumps.server.commit import GroupCommit, one_line
 from trumps.server.connection import Connection
+from trumps.server.hubparts import (
+    GUEST_WINDOW,
+    GUESTS_PER_ADDRESS,
+    HubOptions,
+    Peer,
+)
 from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby, QuickMatches
 from trumps.server.protocol import (
     CancelQuickMatch,
@@ -69,7 +73,7 @@ from trumps.server.protocol import (
     Welcome,
     decode_client,
 )
-from trumps.server.quota import Counters, FairUse, address_key
+from trumps.server.quota import Counters, address_key
 from trumps.server.ratelimit import RateLimit
 from trumps.server.sessions import SESSION_ENDED, Sessions
 from trumps.server.table import (
@@ -77,22 +81,15 @@ from trumps.server.table import (
     Join,
     Table,
 )
-from trumps.server.tablemaking import Peer, TableRequests
+from trumps.server.tablemaking import TableRequests
 from trumps.server.tasks import Background, stop_tasks
-from trumps.server.timing import TimeSource
-from trumps.server.wiretypes import PROTOCOL_VERSION, BotPace, ErrorCode, ProtocolError, SeatKind
+from trumps.server.wiretypes import PROTOCOL_VERSION, ErrorCode, ProtocolError, SeatKind
 from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["GUESTS_PER_ADDRESS", "GUEST_WINDOW", "Connection", "Hub", "HubOptions", "LiveTable"]
 
 log = logging.getLogger(__name__)
 
-FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
-PROBE_EVERY: Final = 1.0  # seconds between two probes of the store (and checks of Redis)
-# New guest identities (hellos without a resume token) one address may make a window: each
-# reserves a player id in the database.  Far above a household's tabs or a classroom.
-GUESTS_PER_ADDRESS: Final = 60
-GUEST_WINDOW: Final = 60.0  # seconds
 
 # Requests before which a guest is stored: it sits, makes a table or chats.
 _STORE_GUEST_FIRST = (CreateTable, PlayComputer, QuickMatch, JoinTable, ChatSend, RematchAsk)
@@ -100,34 +97,6 @@ _STORE_GUEST_FIRST = (CreateTable, PlayComputer, QuickMatch, JoinTable, ChatSend
 _WITHOUT_STORE = (Ping, ListTables, Resync, LeaveTable, CancelQuickMatch)
 # What a store that cannot be reached raises (the driver's errors, under SQLAlchemy's).
 _STORE_DOWN = (OSError, SQLAlchemyError)
-
-
-@dataclass
-class HubOptions:
-    """Server-wide settings."""
-
-    bot_time: float | None = None  # caps each level's budget (trumps.ai.level_limits)
-    seed: int | None = None  # deals derive from this when set (tests, demos): never public
-    per_second: int = 20  # messages a connection may send per second …
-    per_minute: int = 600  # … and per minute
-    finished_ttl: float = FINISHED_TTL
-    commit_window: float = 0.002  # seconds a group commit waits for more tables' writes
-    max_open_tables: int = 10  # unfinished tables one player may create or sit at
-    fair: FairUse = field(default_factory=FairUse)  # hints and tables per address (quota)
-    guests_per_address: int = GUESTS_PER_ADDRESS  # new guests an address makes a minute
-    bot_workers: int = 0  # processes bots think in (0: threads of this process)
-    # Tables whose creator did not choose (docs/protocol.md#pacing): `trumps serve` gives
-    # normal (ServerSettings); a hub made in code does not wait unless told.
-    bot_pace: BotPace = "instant"
-    # Several processes form one service through Redis (with PostgreSQL as the store):
-    redis_url: str | None = None  # None: this process is the whole service
-    node_id: str | None = None  # this process's name in the service (default: made up)
-    redis_prefix: str = "trumps:"  # of its keys and channels: services may share a Redis
-    time: TimeSource | None = None  # the tables' timers (None: the loop's; tests: ManualTime)
-    probe_every: float = PROBE_EVERY  # seconds between two probes of the store
-    # Each bot level's fixed rating per family (docs/ratings.md; ``trumps serve
-    # --bot-ratings``): a rated game against bots moves its person by these.
-    bot_ratings: Mapping[str, Mapping[str, Rating]] = field(default_factory=dict)
 
 
 class Hub(TableRequests, Availability):
@@ -156,7 +125,8 @@ class Hub(TableRequests, Availability):
         self.node = self.options.node_id or (
             f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         )
-        self.cluster = (
+        # (the parts this hub is made of see only the ClusterLink it is)
+        self.cluster: Cluster | None = (
             Cluster(self, self.options.redis_url, self.node, self.options.redis_prefix)
             if self.options.redis_url
             else None

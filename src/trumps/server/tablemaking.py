@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from trumps.errors import InvalidRules, TrumpsError
 from trumps.fairdeal import deal_seed, new_secret
@@ -20,6 +20,7 @@ from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
 from trumps.server.config import GUESTS_CASUAL, RATED_CLOCK
 from trumps.server.connection import Connection
+from trumps.server.hubparts import ClusterLink, HubOptions, Peer
 from trumps.server.lobby import LiveTable, Lobby, QuickMatches, rules_key
 from trumps.server.protocol import (
     Action,
@@ -62,13 +63,7 @@ from trumps.server.table import (
 from trumps.server.wiretypes import ErrorCode
 from trumps.store import Store
 
-if TYPE_CHECKING:
-    from trumps.server.cluster import Cluster
-    from trumps.server.hub import HubOptions
-
-__all__ = ["Peer", "TableRequests"]
-
-Peer = Connection | RemoteConn  # a connection here, or one on another process
+__all__ = ["TableRequests"]
 
 
 class TableRequests:
@@ -81,7 +76,7 @@ class TableRequests:
     matches: QuickMatches
     lobby: Lobby
     runner: BotRunner
-    cluster: Cluster | None
+    cluster: ClusterLink | None
     counters: Counters
     node: str
     _seeds: itertools.count[int]

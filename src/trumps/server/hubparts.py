@@ -1,0 +1,111 @@
+"""What the hub and the parts it holds know of each other, so that no part imports the hub
+or the cluster: the server-wide settings (``HubOptions``), what the hub's requests ask of
+the service of several processes (``ClusterLink``, which ``Cluster`` is) and what that
+service asks of the hub (``ClusterHost``, which ``Hub`` is).  mypy checks both sides."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from trumps.ratings import Rating
+from trumps.server.bus import RemoteConn
+from trumps.server.connection import Connection
+from trumps.server.lobby import LiveTable, Lobby
+from trumps.server.protocol import QuickMatch, ServerMessage
+from trumps.server.quota import FairUse
+from trumps.server.timing import TimeSource
+from trumps.server.wiretypes import BotPace
+from trumps.store import RunningTable, Store
+
+__all__ = [
+    "FINISHED_TTL",
+    "GUESTS_PER_ADDRESS",
+    "GUEST_WINDOW",
+    "PROBE_EVERY",
+    "ClusterHost",
+    "ClusterLink",
+    "HubOptions",
+    "Peer",
+]
+
+FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
+PROBE_EVERY: Final = 1.0  # seconds between two probes of the store (and checks of Redis)
+# New guest identities (hellos without a resume token) one address may make a window: each
+# reserves a player id in the database.  Far above a household's tabs or a classroom.
+GUESTS_PER_ADDRESS: Final = 60
+GUEST_WINDOW: Final = 60.0  # seconds
+
+Peer = Connection | RemoteConn  # a connection here, or one on another process
+
+
+@dataclass
+class HubOptions:
+    """Server-wide settings."""
+
+    bot_time: float | None = None  # caps each level's budget (trumps.ai.level_limits)
+    seed: int | None = None  # deals derive from this when set (tests, demos): never public
+    per_second: int = 20  # messages a connection may send per second …
+    per_minute: int = 600  # … and per minute
+    finished_ttl: float = FINISHED_TTL
+    commit_window: float = 0.002  # seconds a group commit waits for more tables' writes
+    max_open_tables: int = 10  # unfinished tables one player may create or sit at
+    fair: FairUse = field(default_factory=FairUse)  # hints and tables per address (quota)
+    guests_per_address: int = GUESTS_PER_ADDRESS  # new guests an address makes a minute
+    bot_workers: int = 0  # processes bots think in (0: threads of this process)
+    # Tables whose creator did not choose (docs/protocol.md#pacing): `trumps serve` gives
+    # normal (ServerSettings); a hub made in code does not wait unless told.
+    bot_pace: BotPace = "instant"
+    # Several processes form one service through Redis (with PostgreSQL as the store):
+    redis_url: str | None = None  # None: this process is the whole service
+    node_id: str | None = None  # this process's name in the service (default: made up)
+    redis_prefix: str = "trumps:"  # of its keys and channels: services may share a Redis
+    time: TimeSource | None = None  # the tables' timers (None: the loop's; tests: ManualTime)
+    probe_every: float = PROBE_EVERY  # seconds between two probes of the store
+    # Each bot level's fixed rating per family (docs/ratings.md; ``trumps serve
+    # --bot-ratings``): a rated game against bots moves its person by these.
+    bot_ratings: Mapping[str, Mapping[str, Rating]] = field(default_factory=dict)
+
+
+class ClusterLink(Protocol):
+    """What the hub's requests ask of the service of several processes."""
+
+    @property
+    def available(self) -> bool: ...
+
+    async def forward(self, conn: Connection, table_id: str, op: str, **fields: Any) -> bool: ...
+
+    def offer(self, players: set[int], msg: ServerMessage) -> None: ...
+
+    async def quick_match(self, conn: Connection, key: str) -> tuple[str, int] | None: ...
+
+    def matched(self, node: str, conn_id: int, table_id: str) -> None: ...
+
+
+class ClusterHost(Protocol):
+    """What the service of several processes asks of this process's hub."""
+
+    store: Store
+    tables: dict[str, LiveTable]
+    connections: set[Connection]
+    lobby: Lobby
+    stopping: bool
+
+    def adopt(self, running: RunningTable) -> bool: ...
+
+    def lose(self, table_id: str) -> None: ...
+
+    def conn_by_id(self, conn_id: int) -> Connection | None: ...
+
+    def remote_command(self, remote: RemoteConn, p: dict[str, Any]) -> None: ...
+
+    def remote_gone(self, remote: RemoteConn) -> None: ...
+
+    def close_sessions(self, ids: list[int]) -> None: ...
+
+    def _table_command(
+        self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]
+    ) -> None: ...
+
+    async def _quick_match(self, conn: Connection, msg: QuickMatch) -> None: ...
