@@ -165,7 +165,7 @@ __all__ = ["serve"]
 )
 @click.option(
     "--guests-per-address",
-    default=60,  # trumps.server.hub.GUESTS_PER_ADDRESS (not imported: the server extra)
+    default=60,  # trumps.server.hubparts.GUESTS_PER_ADDRESS (not imported: the server extra)
     show_default=True,
     type=click.IntRange(1),
     help="New guest identities (hellos without a resume token) one address may make a "
