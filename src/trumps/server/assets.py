@@ -19,7 +19,8 @@ import hashlib
 import mimetypes
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Final
 
@@ -82,19 +83,15 @@ class _File:
     media_type: str
     etag: str
     compressible: bool
-    _packed: bytes | None = field(default=None, init=False, repr=False)
-    _tried: bool = field(default=False, init=False, repr=False)
 
-    @property
+    @cached_property
     def gzipped(self) -> bytes | None:
         """The gzipped body, or None where it is sent as it is (compressed already, or
         gzip saves under a tenth)."""
-        if not self._tried:
-            self._tried = True
-            if self.compressible:
-                packed = gzip.compress(self.body, compresslevel=9, mtime=0)
-                self._packed = packed if len(packed) < len(self.body) * 0.9 else None
-        return self._packed
+        if not self.compressible:
+            return None
+        packed = gzip.compress(self.body, compresslevel=9, mtime=0)
+        return packed if len(packed) < len(self.body) * 0.9 else None
 
 
 def _load(path: Path) -> _File:
