@@ -12,6 +12,7 @@ import asyncio
 
 from server.hubkit import decoded, hello, next_of, run_cluster, said
 from trumps.server.bus import ALIVE_TTL
+from trumps.server.cluster import Cluster
 from trumps.server.hub import Connection, Hub
 from trumps.server.protocol import (
     Error,
@@ -184,7 +185,7 @@ def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
     and play on there.  (A frozen owner's refused writes: ``test_e2e_cluster.py``.)"""
 
     async def body(a: Hub, b: Hub, store: SqlStore) -> None:
-        assert a.cluster is not None and b.cluster is not None
+        assert isinstance(a.cluster, Cluster) and isinstance(b.cluster, Cluster)
         ana, rui, _, table_id = await across(a, b)
         start = await next_of(ana, Event)
         while start.kind != "start":
@@ -259,7 +260,7 @@ def test_a_process_not_yet_heard_again_after_redis_came_back_keeps_its_players()
     ``not_seated`` on his next resync, in CI, when A took it for one)."""
 
     async def body(a: Hub, b: Hub, store: SqlStore) -> None:
-        assert a.cluster is not None and b.cluster is not None
+        assert isinstance(a.cluster, Cluster) and isinstance(b.cluster, Cluster)
         _, rui, _, table_id = await across(a, b)
         await a.cluster.bus.redis.delete(b.cluster.bus._alive_key("B"))  # Redis came back empty
         a.cluster._republish()  # A heard it first …
@@ -282,7 +283,7 @@ def test_a_process_taken_for_dead_while_cut_off_sends_its_players_back_to_their_
     reconnects, and with his resume token he is seated again and can go on."""
 
     async def body(a: Hub, b: Hub, store: SqlStore) -> None:
-        assert a.cluster is not None and b.cluster is not None
+        assert isinstance(a.cluster, Cluster) and isinstance(b.cluster, Cluster)
         _, rui, welcome, table_id = await across(a, b)
         await a.cluster.bus.redis.delete(b.cluster.bus._alive_key("B"))  # B's beat ran out …
         await a.cluster.scan()  # (one missing beat is no death) …
@@ -307,7 +308,7 @@ def test_a_quick_match_wait_survives_redis_coming_back_empty() -> None:
     When A hears Redis is back it asks again for her, so Rui, asking on B, is paired."""
 
     async def body(a: Hub, b: Hub, _store: SqlStore) -> None:
-        assert a.cluster is not None
+        assert isinstance(a.cluster, Cluster)
         ana, _ = await hello(a, "Ana")
         rui, _ = await hello(b, "Rui")
         await said(a, ana, {"type": "quick_match", "game": "kozyri"})
@@ -316,7 +317,7 @@ def test_a_quick_match_wait_survives_redis_coming_back_empty() -> None:
         async for key in redis.scan_iter(match=a.cluster.bus.prefix + "*"):
             await redis.delete(key)  # Redis came back empty (of this service's keys) …
         for hub in (a, b):  # each process beats again when it is back …
-            assert hub.cluster is not None
+            assert isinstance(hub.cluster, Cluster)
             await hub.cluster.bus._beat_once()
         a.cluster._republish()  # … and A hears it
         await next_of(ana, Waiting)  # her wait is placed again

@@ -32,7 +32,7 @@ class Availability:
 
     stopping: bool
     committer: GroupCommit
-    cluster: ClusterLink | None
+    cluster: ClusterLink
     tables: Mapping[str, LiveTable]
     store: Store
     options: Any
@@ -45,7 +45,7 @@ class Availability:
             return False, "stopping"
         if not self.store_available:
             return False, "the game store cannot be reached"
-        if self.cluster is not None and not self.cluster.available:
+        if not self.cluster.available:
             return False, "Redis cannot be reached"
         return True, "ready"
 
@@ -58,7 +58,7 @@ class Availability:
     @property
     def down(self) -> bool:
         """No move can be taken now: the store or (for a service) Redis is unreachable."""
-        return not self.store_available or (self.cluster is not None and not self.cluster.available)
+        return not self.store_available or not self.cluster.available
 
     def _availability(self) -> None:
         """Hold every table's clock when the service goes down, release them when it is

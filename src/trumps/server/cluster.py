@@ -22,18 +22,21 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Collection, Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
 from trumps.server.bus import ALIVE_TTL, PREFIX, Bus
 from trumps.server.connection import Connection
+from trumps.server.lobby import unfinished_tables
 from trumps.server.protocol import ServerMessage, TableSummary, encode
 from trumps.server.quota import address_key
 from trumps.server.tasks import Background, stop_tasks, wait_event
 
 if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
     from trumps.server.hubparts import ClusterHost
 
 __all__ = ["LEASE", "RENEW_EVERY", "Cluster"]
@@ -65,10 +68,16 @@ class Cluster:
         self._silent_since: dict[str, float] = {}  # process -> when its heartbeat was missed
         self._refresh: asyncio.Task[None] | None = None
         self._background = Background()
+        hub.lobby.on_row = self.publish_row  # this process's rows go to the shared list
 
     @property
     def available(self) -> bool:
         return self.bus.available
+
+    @property
+    def redis(self) -> Redis:
+        """Where budgets are counted for every process (``quota.Counters``)."""
+        return self.bus.redis
 
     # -- life cycle ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -179,7 +188,7 @@ class Cluster:
         if not self.bus.available and not (owner == self.node and live is not None):
             raise ConnectionError("Redis cannot be reached")  # answered ``unavailable``
         if owner == self.node and live is not None:  # it moved here
-            self.hub._table_command(conn, live, op, fields)
+            self.hub.table_command(conn, live, op, fields)
             return True
         payload = {
             "k": "cmd",
@@ -267,6 +276,16 @@ class Cluster:
         elif kind == "ended":
             hub.close_sessions(p["s"])
 
+    async def tables_of(self, player: int) -> list[str]:
+        """The unfinished tables ``player`` sits at, on any process."""
+        return await self.hub.store.player_tables(player)
+
+    async def open_tables(self, player: int | None) -> int:
+        """Unfinished tables ``player`` created or sits at, on any process."""
+        if player is None:
+            return unfinished_tables(self.hub.tables, player)
+        return await self.hub.store.open_tables(player)
+
     def sessions_ended(self, ids: list[int]) -> None:
         """Tell every process to close the sockets of these ended sessions."""
         self.bus.broadcast({"k": "ended", "s": ids})
@@ -281,8 +300,11 @@ class Cluster:
                 self._on_message(cmd)
 
     # -- messages to players anywhere ---------------------------------------------------------
-    def offer(self, players: set[int], msg: ServerMessage) -> None:
-        """Send ``msg`` to every connection of ``players``, on any process."""
+    def offer(
+        self, players: set[int], msg: ServerMessage, besides: Collection[object] = ()
+    ) -> None:
+        """Send ``msg`` to every connection of ``players``, on any process (``besides``, who
+        heard it already, cannot be told apart on the others: they may hear it twice)."""
         self.bus.broadcast({"k": "offer", "players": sorted(players), "m": encode(msg).decode()})
 
     # -- the shared lobby ---------------------------------------------------------------------
@@ -318,7 +340,7 @@ class Cluster:
         for conn in list(self.hub.connections):  # waits for a quick match were only in Redis
             request = conn.match_request
             if request is not None and not conn.closed:
-                self._spawn(self.hub._quick_match(conn, request))
+                self._spawn(self.hub.quick_match(conn, request))
 
     async def _rejoin_if_taken_for_dead(self) -> None:
         """While this process alone was cut off from Redis, the others may have taken it for
@@ -386,6 +408,10 @@ class Cluster:
                 continue
             return other["node"], int(other["c"])
         raise RuntimeError("quick match: too much contention")
+
+    def stop_waiting(self, conn: Connection) -> None:
+        """``conn`` is gone: its place in the queue is given up in the background."""
+        self._spawn(self.cancel_match(conn))
 
     async def cancel_match(self, conn: Connection) -> None:
         name = conn.match_key

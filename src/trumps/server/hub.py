@@ -51,7 +51,8 @@ from trumps.server.hubparts import (
     HubOptions,
     Peer,
 )
-from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby, QuickMatches
+from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby
+from trumps.server.localcluster import LocalCluster
 from trumps.server.protocol import (
     CancelQuickMatch,
     ChatSend,
@@ -108,7 +109,6 @@ class Hub(TableRequests, Availability):
         self.options = options or HubOptions()
         self.tables: dict[str, LiveTable] = {}
         self.connections: set[Connection] = set()
-        self.matches = QuickMatches()
         self._limit = RateLimit(self.options.per_second, self.options.per_minute)
         self.lobby = Lobby(self.tables, lambda: self.connections)
         self._seeds = itertools.count(0)
@@ -125,19 +125,15 @@ class Hub(TableRequests, Availability):
         self.node = self.options.node_id or (
             f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         )
-        # (the parts this hub is made of see only the ClusterLink it is)
-        self.cluster: Cluster | None = (
+        # The service this process is part of: the local one when it is the whole service,
+        # else the Redis one (the parts this hub is made of see only the ClusterLink it is).
+        self.cluster: Cluster | LocalCluster = (
             Cluster(self, self.options.redis_url, self.node, self.options.redis_prefix)
             if self.options.redis_url
-            else None
+            else LocalCluster(self, self.node, LEASE)
         )
-        if self.cluster is not None:
-            self.lobby.on_row = self.cluster.publish_row
         # Budgets per player and address: shared by every process of a service.
-        self.counters = Counters(
-            self.cluster.bus.redis if self.cluster is not None else None,
-            self.options.redis_prefix,
-        )
+        self.counters = Counters(self.cluster.redis, self.options.redis_prefix)
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -145,13 +141,7 @@ class Hub(TableRequests, Availability):
         process is the whole service, else those whose owner's lease ran out."""
         await self.runner.start()
         self._probe = asyncio.create_task(self._watch_store(), name="store-probe")
-        if self.cluster is not None:
-            await self.cluster.start()
-            return
-        for running in await self.store.claim_tables(
-            self.node, LEASE, everything=True, limit=2**31 - 1
-        ):
-            self.adopt(running)
+        await self.cluster.start()
 
     def adopt(self, running: RunningTable) -> bool:
         """Rebuild a stored table here and run it; False if it cannot be resumed."""
@@ -217,8 +207,7 @@ class Hub(TableRequests, Availability):
                 live.expires.cancel()
         await self.committer.close()
         await self._background.close()  # writes under way finish before the store closes
-        if self.cluster is not None:
-            await self.cluster.stop()  # the other processes take the tables over at once
+        await self.cluster.stop()  # the other processes (if any) take the tables at once
         await self.lobby.close()
         self.runner.close()
 
@@ -239,28 +228,26 @@ class Hub(TableRequests, Availability):
         self.connections.discard(conn)
         self._by_id.pop(conn.id, None)
         conn.closed = True
-        self.matches.cancel(conn)
+        self.cluster.stop_waiting(conn)
         for table_id in conn.tables:
             live = self.tables.get(table_id)
             if live is not None:
                 live.table.submit(Disconnect(conn))
-            elif self.cluster is not None:
+            else:
                 self.cluster.forward_soon(conn, table_id, "disconnect")
-        if self.cluster is not None:
-            self._spawn(self.cluster.cancel_match(conn))
         conn.tables.clear()
 
     def remote_gone(self, remote: RemoteConn) -> None:
         """The process holding ``remote`` died: its seats wait for their owners."""
         for live in self.tables.values():
-            if remote in live.table._subs:
+            if live.table.hears(remote):
                 live.table.submit(Disconnect(remote))
 
     def remote_command(self, remote: RemoteConn, p: dict[str, Any]) -> None:
         """A request from a connection on another process, for a table here."""
         live = self.tables.get(p["t"])
         if live is not None:
-            self._table_command(remote, live, p["op"], p)
+            self.table_command(remote, live, p["op"], p)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self._background.spawn(coro)
@@ -335,8 +322,7 @@ class Hub(TableRequests, Availability):
         if not ids:
             return
         self.close_sessions(ids)
-        if self.cluster is not None:
-            self.cluster.sessions_ended(ids)
+        self.cluster.sessions_ended(ids)
 
     def _unavailable(self, conn: Connection, table_id: str | None) -> None:
         self._error(
@@ -378,11 +364,9 @@ class Hub(TableRequests, Availability):
             )
             await self._create(conn, made)
         elif isinstance(msg, QuickMatch):
-            await self._quick_match(conn, msg)
+            await self.quick_match(conn, msg)
         elif isinstance(msg, CancelQuickMatch):
-            self.matches.cancel(conn)
-            if self.cluster is not None:
-                await self.cluster.cancel_match(conn)
+            await self.cluster.cancel_match(conn)
         else:
             await self._at_table(conn, msg)
 
@@ -439,8 +423,8 @@ class Hub(TableRequests, Availability):
             for table_id, live in self.tables.items()
             if not live.table.over and live.table.seat_of_owner(player_id) is not None
         ]
-        if self.cluster is not None:  # seats at tables other processes own
-            mine += [t for t in await self.store.player_tables(player_id) if t not in mine]
+        # (and seats at tables other processes own)
+        mine += [t for t in await self.cluster.tables_of(player_id) if t not in mine]
         conn.put_nowait(
             Welcome(
                 player_id=str(player_id),
@@ -455,7 +439,7 @@ class Hub(TableRequests, Availability):
             live = self.tables.get(table_id)
             if live is not None:
                 live.table.submit(Join(conn, name=conn.name, player=player_id))
-            elif self.cluster is not None:
+            else:
                 self.cluster.forward_soon(conn, table_id, "join")
 
     async def _new_guest_allowed(self, conn: Connection) -> bool:
@@ -488,13 +472,8 @@ class Hub(TableRequests, Availability):
         def tell() -> None:
             for sub in subscribers:
                 sub.put_nowait(msg)
-            if creator is not None:
-                if self.cluster is not None:
-                    self.cluster.offer({creator}, msg)  # on whichever process it is
-                else:
-                    for conn in self.connections:
-                        if conn.player == creator and conn not in subscribers:
-                            conn.put_nowait(msg)
+            if creator is not None:  # on whichever process it is
+                self.cluster.offer({creator}, msg, besides=subscribers)
 
         log.info("table %s given up: %s", table.table_id, table.expired)
         self._drop(table.table_id)

@@ -1,13 +1,14 @@
 """What the hub and the parts it holds know of each other, so that no part imports the hub
-or the cluster: the server-wide settings (``HubOptions``), what the hub's requests ask of
-the service of several processes (``ClusterLink``, which ``Cluster`` is) and what that
-service asks of the hub (``ClusterHost``, which ``Hub`` is).  mypy checks both sides."""
+or the cluster: the server-wide settings (``HubOptions``), what the hub asks of the service
+it is part of (``ClusterLink``: ``LocalCluster`` when the process is the whole service,
+``Cluster`` for one of several over Redis) and what that service asks of the hub
+(``ClusterHost``, which ``Hub`` is).  mypy checks every side."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from trumps.ratings import Rating
 from trumps.server.bus import RemoteConn
@@ -18,6 +19,9 @@ from trumps.server.quota import FairUse
 from trumps.server.timing import TimeSource
 from trumps.server.wiretypes import BotPace
 from trumps.store import RunningTable, Store
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = [
     "FINISHED_TTL",
@@ -69,18 +73,69 @@ class HubOptions:
 
 
 class ClusterLink(Protocol):
-    """What the hub's requests ask of the service of several processes."""
+    """What the hub asks of the service it is part of: the same questions whether this
+    process is the whole service (``LocalCluster``) or one of several (``Cluster``)."""
 
     @property
-    def available(self) -> bool: ...
+    def available(self) -> bool:
+        """Whether requests can be routed now (Redis reachable; always, alone)."""
+        ...
 
-    async def forward(self, conn: Connection, table_id: str, op: str, **fields: Any) -> bool: ...
+    @property
+    def redis(self) -> Redis | None:
+        """Where budgets shared by every process are counted (None: in this one)."""
+        ...
 
-    def offer(self, players: set[int], msg: ServerMessage) -> None: ...
+    async def start(self) -> None:
+        """Take the stored tables this process should run."""
+        ...
 
-    async def quick_match(self, conn: Connection, key: str) -> tuple[str, int] | None: ...
+    async def stop(self) -> None:
+        """After the hub stopped its tables: let the others (if any) take them."""
+        ...
 
-    def matched(self, node: str, conn_id: int, table_id: str) -> None: ...
+    async def forward(self, conn: Connection, table_id: str, op: str, **fields: Any) -> bool:
+        """Pass a request for a table not here to its owner; False: no such table."""
+        ...
+
+    def forward_soon(self, conn: Connection, table_id: str, op: str, **fields: Any) -> None:
+        """``forward`` in the background (nobody waits for it)."""
+        ...
+
+    async def tables_of(self, player: int) -> list[str]:
+        """Unfinished tables ``player`` sits at on the other processes (or all)."""
+        ...
+
+    async def open_tables(self, player: int | None) -> int:
+        """Unfinished tables ``player`` created or sits at, anywhere."""
+        ...
+
+    def offer(
+        self, players: set[int], msg: ServerMessage, besides: Collection[object] = ()
+    ) -> None:
+        """Send ``msg`` to every connection of ``players``, wherever it is."""
+        ...
+
+    def sessions_ended(self, ids: list[int]) -> None:
+        """Close these sessions' sockets on the other processes."""
+        ...
+
+    async def quick_match(self, conn: Connection, key: str) -> tuple[str, int] | None:
+        """Whoever waits for ``key`` (their node and connection id), or None: ``conn``
+        waits now."""
+        ...
+
+    async def cancel_match(self, conn: Connection) -> None:
+        """``conn`` stops waiting for a quick match (it asked)."""
+        ...
+
+    def stop_waiting(self, conn: Connection) -> None:
+        """``conn`` stops waiting for a quick match (it is gone)."""
+        ...
+
+    def matched(self, node: str, conn_id: int, table_id: str) -> None:
+        """Tell ``node`` that its waiting connection has a table here."""
+        ...
 
 
 class ClusterHost(Protocol):
@@ -104,8 +159,6 @@ class ClusterHost(Protocol):
 
     def close_sessions(self, ids: list[int]) -> None: ...
 
-    def _table_command(
-        self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]
-    ) -> None: ...
+    def table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None: ...
 
-    async def _quick_match(self, conn: Connection, msg: QuickMatch) -> None: ...
+    async def quick_match(self, conn: Connection, msg: QuickMatch) -> None: ...

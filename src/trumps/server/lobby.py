@@ -148,6 +148,16 @@ def rules_key(game: str, rules: object) -> str:
     return json.dumps([game, rules], sort_keys=True)
 
 
+def unfinished_tables(tables: Mapping[str, LiveTable], player: int | None) -> int:
+    """How many of ``tables`` are unfinished and were created by ``player`` or seat it."""
+    return sum(
+        1
+        for live in tables.values()
+        if not live.table.over
+        and (live.creator == player or live.table.seat_of_owner(player) is not None)
+    )
+
+
 class QuickMatches:
     """Who waits for a quick match, per game and rules (one person per key)."""
 

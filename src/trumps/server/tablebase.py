@@ -157,6 +157,10 @@ class TableBase:
         """The connections hearing this table (its seats' and its spectators')."""
         return list(self._subs)
 
+    def hears(self, conn: Outbox) -> bool:
+        """Whether ``conn`` hears this table."""
+        return conn in self._subs
+
     @property
     def levels(self) -> list[str | None]:
         return [seat.level for seat in self.seats]

@@ -21,7 +21,7 @@ from trumps.server.bus import RemoteConn
 from trumps.server.config import GUESTS_CASUAL, RATED_CLOCK
 from trumps.server.connection import Connection
 from trumps.server.hubparts import ClusterLink, HubOptions, Peer
-from trumps.server.lobby import LiveTable, Lobby, QuickMatches, rules_key
+from trumps.server.lobby import LiveTable, Lobby, rules_key
 from trumps.server.protocol import (
     Action,
     ChatSend,
@@ -73,10 +73,9 @@ class TableRequests:
     options: HubOptions
     tables: dict[str, LiveTable]
     connections: set[Connection]
-    matches: QuickMatches
     lobby: Lobby
     runner: BotRunner
-    cluster: ClusterLink | None
+    cluster: ClusterLink
     counters: Counters
     node: str
     _seeds: itertools.count[int]
@@ -116,17 +115,6 @@ class TableRequests:
             raise ValueError("this server deals fairly; only a server given --seed can be told")
         self._deal_base, self._seeds = seed, itertools.count(0)
 
-    async def _open_tables(self, player: int | None) -> int:
-        """Unfinished tables ``player`` created or sits at (on any process)."""
-        if self.cluster is not None and player is not None:
-            return await self.store.open_tables(player)
-        return sum(
-            1
-            for live in self.tables.values()
-            if not live.table.over
-            and (live.creator == player or live.table.seat_of_owner(player) is not None)
-        )
-
     async def _address_refusal(self, conn: Peer) -> str | None:
         """Why ``conn``'s address may not create a table now (``FairUse``), or None: its
         unfinished tables, then its creations this minute (one spent if allowed)."""
@@ -159,7 +147,7 @@ class TableRequests:
         if msg.rated and conn.account is None:
             self._error(conn, "not_allowed", GUESTS_CASUAL)
             return None
-        if await self._open_tables(conn.player) >= self.options.max_open_tables:
+        if await self.cluster.open_tables(conn.player) >= self.options.max_open_tables:
             self._error(
                 conn,
                 "rate_limited",
@@ -256,7 +244,8 @@ class TableRequests:
         conn.tables.add(table.table_id)
         return table
 
-    async def _quick_match(self, conn: Connection, msg: QuickMatch) -> None:
+    async def quick_match(self, conn: Connection, msg: QuickMatch) -> None:
+        """Pair ``conn`` with whoever waits for the same game and rules, or let it wait."""
         try:  # people asking for the same rules in other words are matched
             rules = new_game(msg.game, players=2, rules=msg.rules, seed=0).rules
         except (TrumpsError, ValueError, TypeError) as e:
@@ -268,34 +257,25 @@ class TableRequests:
             return
         key = rules_key(msg.game, rules) + (" rated" if rated else " casual")
         pair = CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"], rated=rated)
-        if self.cluster is not None:  # whoever waits, on any process
-            found = await self.cluster.quick_match(conn, key)
-            if found is None:
-                conn.match_request = msg
-                conn.put_nowait(Waiting(game=msg.game, rules=msg.rules, rated=rated))
-                return
-            conn.match_key = conn.match_request = None
-            node, other_id = found
-            table = await self._create(conn, pair)
-            if table is None:
-                return
-            local = self.conn_by_id(other_id) if node == self.node else None
-            if local is not None:
-                local.tables.add(table.table_id)
-                table.submit(_sit(local))
-            else:
-                self.cluster.matched(node, other_id, table.table_id)
-            return
-        other = self.matches.pair(conn, key)
-        if other is None:
+        found = await self.cluster.quick_match(conn, key)  # whoever waits, on any process
+        if found is None:
+            conn.match_request = msg  # (asked again if Redis comes back empty)
             conn.put_nowait(Waiting(game=msg.game, rules=msg.rules, rated=rated))
             return
-        made = await self._create(other, pair)
-        if made is None:  # bad rules: both hear why
-            self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
+        conn.match_key = conn.match_request = None
+        node, other_id = found
+        other = self.conn_by_id(other_id) if node == self.node else None
+        if other is not None:  # waiting here: it makes the table and sits first
+            made = await self._create(other, pair)
+            if made is None:  # bad rules: both hear why
+                self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
+                return
+            conn.tables.add(made.table_id)
+            made.submit(_sit(conn))
             return
-        conn.tables.add(made.table_id)
-        made.submit(_sit(conn))
+        table = await self._create(conn, pair)  # waiting elsewhere: told where to sit
+        if table is not None:
+            self.cluster.matched(node, other_id, table.table_id)
 
     async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
         table_id: str = msg.table_id  # type: ignore[union-attr]
@@ -315,9 +295,9 @@ class TableRequests:
         if op == "hint" and not rated and not await self._hint_budget(conn, table_id):
             return
         if live is not None:
-            self._table_command(conn, live, op, fields)
+            self.table_command(conn, live, op, fields)
             return
-        if self.cluster is not None and await self.cluster.forward(conn, table_id, op, **fields):
+        if await self.cluster.forward(conn, table_id, op, **fields):  # owned elsewhere
             return
         conn.tables.discard(table_id)
         self._error(conn, "no_such_table", f"no table {table_id!r}", table_id)
@@ -341,7 +321,7 @@ class TableRequests:
                 return False
         return True
 
-    def _table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
+    def table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
         """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
         table = live.table
         if op in ("join", "rejoin"):
@@ -393,7 +373,7 @@ class TableRequests:
             conn.tables.add(made.table.table_id)
             made.table.submit(_sit(conn, seat=seat))
             return
-        if await self._open_tables(conn.player) >= self.options.max_open_tables:
+        if await self.cluster.open_tables(conn.player) >= self.options.max_open_tables:
             self._error(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
             return
         refused = await self._address_refusal(conn)
@@ -411,12 +391,7 @@ class TableRequests:
         table.submit(_sit(conn, seat=seat))
         others = {o for s, o in enumerate(old.owners()) if s != seat and isinstance(o, int)}
         offer = Rematch(table_id=old.table_id, new_table_id=table_id, by=conn.name)
-        if self.cluster is not None:
-            self.cluster.offer(others, offer)
-        else:
-            for other in self.connections:
-                if other.player in others:
-                    other.put_nowait(offer)
+        self.cluster.offer(others, offer)
         self.lobby.changed()
 
 
