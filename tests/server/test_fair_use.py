@@ -57,11 +57,9 @@ def run(
     async def main() -> None:
         store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}")
         await store.create()
-        hub = Hub(store, Sessions(store, SECRET), HubOptions(bot_time=0.01, seed=1, **options))
-        if think is not None:
-            hub.runner = BotRunner(0, think=think)
-        if runner is not None:
-            hub.runner = runner
+        bots = BotRunner(0, think=think) if think is not None else runner
+        settings = HubOptions(bot_time=0.01, seed=1, **options)
+        hub = Hub(store, Sessions(store, SECRET), settings, runner=bots)
         await hub.start()
         try:
             await asyncio.wait_for(body(hub), 60)

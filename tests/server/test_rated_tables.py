@@ -237,7 +237,7 @@ def test_a_guest_is_refused_a_rated_seat_on_every_path(tmp_path: Path) -> None:
         guest, _ = await hello(hub, "Guest")
         live = hub.tables[table_id]
         for op in ("join", "rejoin"):
-            hub.table_command(guest, live, op, {})
+            hub.requests.table_command(guest, live, op, {})
             refused = await next_of(guest, Error)
             assert refused.code == "not_allowed", op
         assert live.table.open_seats() == [1]

@@ -94,7 +94,7 @@ def bot_moves(tmp_path: Path) -> list[list[tuple[int | None, str | None]]]:
             await hub.handle(conn, json.dumps({"type": "hello", "protocol": 1, "name": "Ana"}))
             assert isinstance(await conn.outbox.get(), Welcome)
             for _ in range(2):
-                hub.deal_from(77)
+                hub.requests.deal_from(77)
                 msg = {"type": "create_table", "game": "kozyri", "seats": ["human", "random"]}
                 await hub.handle(conn, json.dumps(msg))
                 moves: list[tuple[int | None, str | None]] = []

@@ -377,7 +377,7 @@ def test_the_hub_holds_the_clocks_while_its_store_cannot_be_reached(tmp_path: Pa
 
             store.down = True
             deadline = asyncio.get_running_loop().time() + 10
-            while hub.ready()[0]:  # the hub finds out by itself (its probe)
+            while hub.availability.ready()[0]:  # the hub finds out by itself (its probe)
                 assert asyncio.get_running_loop().time() < deadline, "never noticed"
                 await asyncio.sleep(0.01)
             await drain(conn)
@@ -392,7 +392,7 @@ def test_the_hub_holds_the_clocks_while_its_store_cannot_be_reached(tmp_path: Pa
             assert table.clocks()[mover] == pytest.approx(45)  # type: ignore[index]
 
             store.down = False
-            while not hub.ready()[0]:
+            while not hub.availability.ready()[0]:
                 assert asyncio.get_running_loop().time() < deadline, "never back"
                 await asyncio.sleep(0.01)
             assert time.pending() == [pytest.approx(45)]

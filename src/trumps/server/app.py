@@ -294,7 +294,7 @@ class _Server:
             "%s %s: %s cannot be reached: %s", conn.method, conn.url.path, what, one_line(exc)
         )
         if not isinstance(exc, Unavailable):
-            self.hub.store_failed(exc)  # not ready until a probe reaches it again
+            self.hub.availability.store_failed(exc)  # not ready until a probe reaches it again
         return fail(503, "unavailable", f"{what} cannot be reached just now; try again shortly")
 
     # -- identity ----------------------------------------------------------------------------
@@ -317,7 +317,7 @@ class _Server:
         """Readiness: whether a load balancer should send this process new players.  It is
         asked afresh each time, so it answers 503 from the moment the process starts
         stopping (``Hub.stop``) or loses its store."""
-        ready, why = self.hub.ready()
+        ready, why = self.hub.availability.ready()
         headers = {"cache-control": "no-store"}
         if ready:
             return JSONResponse({"ready": True}, headers=headers)
@@ -336,7 +336,7 @@ class _Server:
             return fail(400, "bad_field", 'the body is {"seed": n} with n a whole number ≥ 0')
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             return fail(400, "bad_field", 'the body is {"seed": n} with n a whole number ≥ 0')
-        self.hub.deal_from(seed)
+        self.hub.requests.deal_from(seed)
         return Response(status_code=204)
 
     async def schema(self, _request: Request) -> Response:

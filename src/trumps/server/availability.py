@@ -1,6 +1,6 @@
 """Whether a process can take moves now: its store and (for a service) Redis reachable.
 
-The hub probes its store every ``probe_every`` seconds and hears from the bus whether Redis
+The hub holds one (``hub.availability``), which probes its store every ``probe_every`` seconds and hears from the bus whether Redis
 is connected; readiness (``/readyz``) follows both, and while either is away every table's
 clock is held, so nobody is charged for time in which a move would have been refused.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Final
 
 from trumps.server.commit import one_line, unreachable
 
@@ -28,20 +28,29 @@ PROBE_TIMEOUT: Final = 3.0  # seconds a probe may take before the store counts a
 
 
 class Availability:
-    """The hub's part that follows its store and Redis (mixed into ``Hub``)."""
+    """Whether this process's store and (for a service) Redis can be reached, and what
+    follows from it: readiness, refused requests, held clocks (``hub.availability``)."""
 
-    stopping: bool
-    committer: GroupCommit
-    cluster: ClusterLink
-    tables: Mapping[str, LiveTable]
-    store: Store
-    options: Any
-    _store_answers: bool
-    _held: bool
+    def __init__(
+        self,
+        store: Store,
+        committer: GroupCommit,
+        cluster: ClusterLink,
+        tables: Mapping[str, LiveTable],
+        *,
+        probe_every: float,
+        stopping: Callable[[], bool],
+    ) -> None:
+        self.store, self.committer, self.cluster, self.tables = store, committer, cluster, tables
+        self.probe_every = probe_every
+        self._stopping = stopping
+        self._store_answers = True  # the last probe (or request) reached the store
+        self.held = False  # the tables' clocks are held: no move can be taken now
+        committer.on_change = self.check
 
     def ready(self) -> tuple[bool, str]:
         """Whether this process should get new players (readiness): (ready, why not)."""
-        if self.stopping:
+        if self._stopping():
             return False, "stopping"
         if not self.store_available:
             return False, "the game store cannot be reached"
@@ -60,13 +69,13 @@ class Availability:
         """No move can be taken now: the store or (for a service) Redis is unreachable."""
         return not self.store_available or not self.cluster.available
 
-    def _availability(self) -> None:
+    def check(self) -> None:
         """Hold every table's clock when the service goes down, release them when it is
         back: nobody is charged for time in which their move would have been refused."""
         down = self.down
-        if down == self._held:
+        if down == self.held:
             return
-        self._held = down
+        self.held = down
         for live in self.tables.values():
             if down:
                 live.table.hold_clock()
@@ -81,7 +90,7 @@ class Availability:
         """A request found the store unreachable: so it is until a probe reaches it."""
         if unreachable(e) and self._store_answers:
             self._store_answers = False
-            self._availability()
+            self.check()
 
     async def probe_store(self) -> bool:
         """Ask the store something cheap (a one-row read), within ``PROBE_TIMEOUT``; note
@@ -97,15 +106,15 @@ class Availability:
         if answered and not self._store_answers:
             log.warning("the game store answers again")
         self._store_answers = answered
-        self._availability()
+        self.check()
         return answered
 
-    async def _watch_store(self) -> None:
+    async def watch(self) -> None:
         """Probe the store every ``probe_every`` seconds, and follow Redis (the bus says
         whether it is connected): readiness and the held clocks follow both."""
         while True:
             await self.probe_store()
-            if self._held:  # tables made meanwhile (on another's request) are held too
+            if self.held:  # tables made meanwhile (on another's request) are held too
                 for live in self.tables.values():
                     live.table.hold_clock()
-            await asyncio.sleep(self.options.probe_every)
+            await asyncio.sleep(self.probe_every)

@@ -188,7 +188,7 @@ class Cluster:
         if not self.bus.available and not (owner == self.node and live is not None):
             raise ConnectionError("Redis cannot be reached")  # answered ``unavailable``
         if owner == self.node and live is not None:  # it moved here
-            self.hub.table_command(conn, live, op, fields)
+            self.hub.requests.table_command(conn, live, op, fields)
             return True
         payload = {
             "k": "cmd",
@@ -340,7 +340,7 @@ class Cluster:
         for conn in list(self.hub.connections):  # waits for a quick match were only in Redis
             request = conn.match_request
             if request is not None and not conn.closed:
-                self._spawn(self.hub.quick_match(conn, request))
+                self._spawn(self.hub.requests.quick_match(conn, request))
 
     async def _rejoin_if_taken_for_dead(self) -> None:
         """While this process alone was cut off from Redis, the others may have taken it for

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import itertools
 import logging
 import os
 import secrets
@@ -49,7 +48,7 @@ from trumps.server.hubparts import (
     GUEST_WINDOW,
     GUESTS_PER_ADDRESS,
     HubOptions,
-    Peer,
+    refuse,
 )
 from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby
 from trumps.server.localcluster import LocalCluster
@@ -58,7 +57,6 @@ from trumps.server.protocol import (
     ChatSend,
     ClientMessage,
     CreateTable,
-    Error,
     Hello,
     JoinTable,
     LeaveTable,
@@ -69,7 +67,6 @@ from trumps.server.protocol import (
     QuickMatch,
     RematchAsk,
     Resync,
-    RuleFault,
     TableClosed,
     Welcome,
     decode_client,
@@ -84,7 +81,7 @@ from trumps.server.table import (
 )
 from trumps.server.tablemaking import TableRequests
 from trumps.server.tasks import Background, stop_tasks
-from trumps.server.wiretypes import PROTOCOL_VERSION, ErrorCode, ProtocolError, SeatKind
+from trumps.server.wiretypes import PROTOCOL_VERSION, ProtocolError, SeatKind
 from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["GUESTS_PER_ADDRESS", "GUEST_WINDOW", "Connection", "Hub", "HubOptions", "LiveTable"]
@@ -100,10 +97,18 @@ _WITHOUT_STORE = (Ping, ListTables, Resync, LeaveTable, CancelQuickMatch)
 _STORE_DOWN = (OSError, SQLAlchemyError)
 
 
-class Hub(TableRequests, Availability):
+class Hub:
     """Every live table and connection of one server process."""
 
-    def __init__(self, store: Store, sessions: Sessions, options: HubOptions | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        sessions: Sessions,
+        options: HubOptions | None = None,
+        *,
+        runner: BotRunner | None = None,
+    ) -> None:
+        """``runner``: where bots think (default: ``options.bot_workers`` processes)."""
         self.store = store
         self.sessions = sessions
         self.options = options or HubOptions()
@@ -111,13 +116,8 @@ class Hub(TableRequests, Availability):
         self.connections: set[Connection] = set()
         self._limit = RateLimit(self.options.per_second, self.options.per_minute)
         self.lobby = Lobby(self.tables, lambda: self.connections)
-        self._seeds = itertools.count(0)
-        self._deal_base = self.options.seed  # tables are dealt from here on (--seed only)
-        self.runner = BotRunner(self.options.bot_workers)
+        self.runner = runner or BotRunner(self.options.bot_workers)
         self.committer = GroupCommit(store, self.options.commit_window)
-        self.committer.on_change = self._availability
-        self._store_answers = True  # the last probe (or request) reached the store
-        self._held = False  # the tables' clocks are held: no move can be taken now
         self._probe: asyncio.Task[None] | None = None
         self._background = Background()
         self.stopping = False
@@ -132,15 +132,34 @@ class Hub(TableRequests, Availability):
             if self.options.redis_url
             else LocalCluster(self, self.node, LEASE)
         )
+        self.availability = Availability(
+            store,
+            self.committer,
+            self.cluster,
+            self.tables,
+            probe_every=self.options.probe_every,
+            stopping=lambda: self.stopping,
+        )
         # Budgets per player and address: shared by every process of a service.
         self.counters = Counters(self.cluster.redis, self.options.redis_prefix)
+        self.requests = TableRequests(
+            self,
+            self.tables,
+            self.lobby,
+            self.cluster,
+            options=self.options,
+            runner=self.runner,
+            counters=self.counters,
+            background=self._background,
+            conn_by_id=self.conn_by_id,
+        )
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
         """Start the bot workers and take the tables kept in the store: all of them when this
         process is the whole service, else those whose owner's lease ran out."""
         await self.runner.start()
-        self._probe = asyncio.create_task(self._watch_store(), name="store-probe")
+        self._probe = asyncio.create_task(self.availability.watch(), name="store-probe")
         await self.cluster.start()
 
     def adopt(self, running: RunningTable) -> bool:
@@ -177,7 +196,7 @@ class Hub(TableRequests, Availability):
         )
         if address:  # it counts against its creator's address again (after a restart)
             self._spawn(self.counters.hold(f"tables:{address}", table.table_id))
-        if self._held:
+        if self.availability.held:
             table.hold_clock()
         table.launch()
         self.lobby.table_changed(self.tables[table.table_id])
@@ -247,7 +266,7 @@ class Hub(TableRequests, Availability):
         """A request from a connection on another process, for a table here."""
         live = self.tables.get(p["t"])
         if live is not None:
-            self.table_command(remote, live, p["op"], p)
+            self.requests.table_command(remote, live, p["op"], p)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self._background.spawn(coro)
@@ -260,31 +279,31 @@ class Hub(TableRequests, Availability):
         if conn.budget is None:
             conn.budget = self._limit.buckets()
         if not conn.budget.allow():
-            self._error(conn, "rate_limited", "too many messages; slow down")
+            refuse(conn, "rate_limited", "too many messages; slow down")
             return
         if conn.session is not None:
             self._touch(conn)
         try:
             msg = decode_client(data)
         except ProtocolError as e:
-            self._error(conn, e.code, e.message)
+            refuse(conn, e.code, e.message)
             return
         table_id = getattr(msg, "table_id", None)
-        self._availability()  # (Redis may have gone or come back since the last probe)
-        if self.down and not isinstance(msg, _WITHOUT_STORE):
+        self.availability.check()  # (Redis may have gone or come back since the last probe)
+        if self.availability.down and not isinstance(msg, _WITHOUT_STORE):
             self._unavailable(conn, table_id)
             return
         try:
             await self._dispatch(conn, msg)
         except _STORE_DOWN as e:
             log.warning("request %r: the store is unreachable: %s", type(msg).__name__, one_line(e))
-            self.store_failed(e)
+            self.availability.store_failed(e)
             self._unavailable(conn, table_id)
         except TimeoutError:  # a table between owners for too long
             self._unavailable(conn, table_id)
         except Exception:
             log.exception("request %r failed", type(msg).__name__)
-            self._error(conn, "internal_error", "the server failed on this request", table_id)
+            refuse(conn, "internal_error", "the server failed on this request", table_id)
 
     def _touch(self, conn: Connection) -> None:
         """Note a session's use now and then (at most once per ``touch_every``)."""
@@ -325,55 +344,43 @@ class Hub(TableRequests, Availability):
         self.cluster.sessions_ended(ids)
 
     def _unavailable(self, conn: Connection, table_id: str | None) -> None:
-        self._error(
-            conn, "unavailable", "the game store cannot be reached; try again shortly", table_id
-        )
-
-    def _error(
-        self,
-        conn: Peer,
-        code: ErrorCode,
-        message: str,
-        table_id: str | None = None,
-        rule: RuleFault | None = None,
-    ) -> None:
-        conn.put_nowait(Error(code=code, message=message, table_id=table_id, rule=rule))
+        refuse(conn, "unavailable", "the game store cannot be reached; try again shortly", table_id)
 
     async def _dispatch(self, conn: Connection, msg: ClientMessage) -> None:
         if conn.player is None:
             if not isinstance(msg, Hello):
-                self._error(conn, "not_hello", "say hello first")
+                refuse(conn, "not_hello", "say hello first")
                 return
             await self._hello(conn, msg)
             return
         if conn.pending and isinstance(msg, _STORE_GUEST_FIRST):
             await self._store_guest(conn)
         if isinstance(msg, Hello):
-            self._error(conn, "bad_field", "hello: this connection already said hello")
+            refuse(conn, "bad_field", "hello: this connection already said hello")
         elif isinstance(msg, Ping):
             conn.put_nowait(Pong(nonce=msg.nonce))
         elif isinstance(msg, ListTables):
             conn.lobby = (True, msg.game, msg.offset)
             conn.put_nowait(self.lobby.page(msg.game, msg.offset))
         elif isinstance(msg, CreateTable):
-            await self._create(conn, msg)
+            await self.requests.create(conn, msg)
         elif isinstance(msg, PlayComputer):
             seats: list[SeatKind] = ["human", *[msg.level] * (msg.players - 1)]
             made = CreateTable(
                 game=msg.game, rules=msg.rules, seats=seats, bot_pace=msg.bot_pace, rated=msg.rated
             )
-            await self._create(conn, made)
+            await self.requests.create(conn, made)
         elif isinstance(msg, QuickMatch):
-            await self.quick_match(conn, msg)
+            await self.requests.quick_match(conn, msg)
         elif isinstance(msg, CancelQuickMatch):
             await self.cluster.cancel_match(conn)
         else:
-            await self._at_table(conn, msg)
+            await self.requests.at_table(conn, msg)
 
     # -- hello -------------------------------------------------------------------------------
     async def _hello(self, conn: Connection, msg: Hello) -> None:
         if msg.protocol != PROTOCOL_VERSION:
-            self._error(
+            refuse(
                 conn,
                 "bad_version",
                 f"this server speaks protocol {PROTOCOL_VERSION}, not {msg.protocol}",
@@ -386,10 +393,10 @@ class Hub(TableRequests, Availability):
                 session = await self.sessions.check(msg.resume_token)
                 player = await self.store.get_player(session.player_id)
             except BadToken as e:
-                self._error(conn, "bad_token", str(e))
+                refuse(conn, "bad_token", str(e))
                 return
             except LookupError:
-                self._error(conn, "bad_token", "the resume token names no player here")
+                refuse(conn, "bad_token", "the resume token names no player here")
                 return
             token = msg.resume_token
             account = player.login
@@ -406,7 +413,7 @@ class Hub(TableRequests, Availability):
             # address's budget of new identities.
             if not await self._new_guest_allowed(conn):
                 limit = self.options.guests_per_address
-                self._error(
+                refuse(
                     conn,
                     "rate_limited",
                     f"your address made {limit} new guests this minute; try again shortly",
@@ -499,7 +506,7 @@ class Hub(TableRequests, Availability):
             live = self.tables.get(table.table_id)
             if live is not None:
                 live.summary = None
-                self._unhold(live)  # finished: no longer counts against its address
+                self.requests.unhold(live)  # finished: no longer counts against its address
                 self.lobby.changed()
                 loop = asyncio.get_running_loop()
                 live.expires = loop.call_later(
@@ -536,7 +543,7 @@ class Hub(TableRequests, Availability):
         if live is None:
             return
         self.lobby.forget(table_id)
-        self._unhold(live)
+        self.requests.unhold(live)
         live.table.submit_stop()
         for conn in self.connections:
             conn.tables.discard(table_id)

@@ -14,10 +14,10 @@ from trumps.ratings import Rating
 from trumps.server.bus import RemoteConn
 from trumps.server.connection import Connection
 from trumps.server.lobby import LiveTable, Lobby
-from trumps.server.protocol import QuickMatch, ServerMessage
+from trumps.server.protocol import Error, QuickMatch, RuleFault, ServerMessage
 from trumps.server.quota import FairUse
 from trumps.server.timing import TimeSource
-from trumps.server.wiretypes import BotPace
+from trumps.server.wiretypes import BotPace, ErrorCode
 from trumps.store import RunningTable, Store
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ __all__ = [
     "ClusterLink",
     "HubOptions",
     "Peer",
+    "TableCommands",
+    "refuse",
 ]
 
 FINISHED_TTL: Final = 60.0  # seconds a finished table stays open for a last look
@@ -42,6 +44,17 @@ GUESTS_PER_ADDRESS: Final = 60
 GUEST_WINDOW: Final = 60.0  # seconds
 
 Peer = Connection | RemoteConn  # a connection here, or one on another process
+
+
+def refuse(
+    conn: Peer,
+    code: ErrorCode,
+    message: str,
+    table_id: str | None = None,
+    rule: RuleFault | None = None,
+) -> None:
+    """Answer ``conn``'s request with an ``error``: it changed nothing."""
+    conn.put_nowait(Error(code=code, message=message, table_id=table_id, rule=rule))
 
 
 @dataclass
@@ -75,6 +88,8 @@ class HubOptions:
 class ClusterLink(Protocol):
     """What the hub asks of the service it is part of: the same questions whether this
     process is the whole service (``LocalCluster``) or one of several (``Cluster``)."""
+
+    node: str  # this process's name in the service
 
     @property
     def available(self) -> bool:
@@ -138,6 +153,14 @@ class ClusterLink(Protocol):
         ...
 
 
+class TableCommands(Protocol):
+    """The requests at tables a cluster passes to this process (``hub.requests``)."""
+
+    def table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None: ...
+
+    async def quick_match(self, conn: Connection, msg: QuickMatch) -> None: ...
+
+
 class ClusterHost(Protocol):
     """What the service of several processes asks of this process's hub."""
 
@@ -159,6 +182,5 @@ class ClusterHost(Protocol):
 
     def close_sessions(self, ids: list[int]) -> None: ...
 
-    def table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None: ...
-
-    async def quick_match(self, conn: Connection, msg: QuickMatch) -> None: ...
+    @property
+    def requests(self) -> TableCommands: ...

@@ -1,15 +1,16 @@
 """The hub's table requests: creating tables, quick match, rematches, and a connection's
 requests at a table — here, or passed to the process that owns it (``trumps.server.cluster``).
 
-``TableRequests`` is a part of ``Hub`` (``trumps.server.hub``), kept in its own module; it
-uses the hub's tables, options, lobby, quick-match queue and cluster.
+``TableRequests`` is a part the hub holds (``hub.requests``); it is given what it works
+with — the live tables, the lobby, the cluster, the budgets, the bot runner, the hub as the
+tables' listener — and owns how tables are dealt (``deal_from``).
 """
 
 from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 from trumps.errors import InvalidRules, TrumpsError
@@ -20,7 +21,7 @@ from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
 from trumps.server.config import GUESTS_CASUAL, RATED_CLOCK
 from trumps.server.connection import Connection
-from trumps.server.hubparts import ClusterLink, HubOptions, Peer
+from trumps.server.hubparts import ClusterLink, HubOptions, Peer, refuse
 from trumps.server.lobby import LiveTable, Lobby, rules_key
 from trumps.server.protocol import (
     Action,
@@ -57,45 +58,39 @@ from trumps.server.table import (
     ResyncCmd,
     Table,
     TableConfig,
+    TableListener,
     TakebackAnswerCmd,
     TakebackCmd,
 )
-from trumps.server.wiretypes import ErrorCode
-from trumps.store import Store
+from trumps.server.tasks import Background
 
 __all__ = ["TableRequests"]
 
 
 class TableRequests:
-    """Requests that make tables or act at them (a part of ``Hub``)."""
+    """Requests that make tables or act at them (``hub.requests``)."""
 
-    store: Store
-    options: HubOptions
-    tables: dict[str, LiveTable]
-    connections: set[Connection]
-    lobby: Lobby
-    runner: BotRunner
-    cluster: ClusterLink
-    counters: Counters
-    node: str
-    _seeds: itertools.count[int]
-    _deal_base: int | None
-
-    def conn_by_id(self, conn_id: int) -> Connection | None:
-        raise NotImplementedError
-
-    def _error(
+    def __init__(
         self,
-        conn: Peer,
-        code: ErrorCode,
-        message: str,
-        table_id: str | None = None,
-        rule: RuleFault | None = None,
+        listener: TableListener,
+        tables: dict[str, LiveTable],
+        lobby: Lobby,
+        cluster: ClusterLink,
+        *,
+        options: HubOptions,
+        runner: BotRunner,
+        counters: Counters,
+        background: Background,
+        conn_by_id: Callable[[int], Connection | None],
     ) -> None:
-        raise NotImplementedError
+        self.listener, self.tables, self.lobby, self.cluster = listener, tables, lobby, cluster
+        self.options, self.runner, self.counters = options, runner, counters
+        self._background, self.conn_by_id = background, conn_by_id
+        self._seeds = itertools.count(0)
+        self._deal_base = options.seed  # tables are dealt from here on (--seed only)
 
-    def _spawn(self, coro: Any) -> None:
-        raise NotImplementedError
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        self._background.spawn(coro)
 
     # -- tables ------------------------------------------------------------------------------
     def _new_deal(self, players: int) -> tuple[str | None, int]:
@@ -138,17 +133,19 @@ class TableRequests:
             live.table.labels["address"] = live.address  # for a process that adopts it
             self._spawn(self.counters.hold(f"tables:{live.address}", live.table.table_id))
 
-    def _unhold(self, live: LiveTable) -> None:
+    def unhold(self, live: LiveTable) -> None:
+        """``live``'s table no longer counts against its creator's address."""
         if live.address is not None:
             self._spawn(self.counters.release(f"tables:{live.address}", live.table.table_id))
             live.address = None
 
-    async def _create(self, conn: Peer, msg: CreateTable) -> Table | None:
+    async def create(self, conn: Peer, msg: CreateTable) -> Table | None:
+        """Make the table ``msg`` asks for and sit ``conn`` at it (or say why not)."""
         if msg.rated and conn.account is None:
-            self._error(conn, "not_allowed", GUESTS_CASUAL)
+            refuse(conn, "not_allowed", GUESTS_CASUAL)
             return None
         if await self.cluster.open_tables(conn.player) >= self.options.max_open_tables:
-            self._error(
+            refuse(
                 conn,
                 "rate_limited",
                 f"you have {self.options.max_open_tables} unfinished tables; finish or leave one",
@@ -159,20 +156,20 @@ class TableRequests:
             game = new_game(msg.game, players=len(msg.seats), rules=msg.rules, seed=seed)
         except InvalidRules as e:  # the option at fault, for the page to word (and mark)
             fault = None if e.option is None else RuleFault(option=e.option, fits=list(e.fits))
-            self._error(conn, "bad_rules", str(e), rule=fault)
+            refuse(conn, "bad_rules", str(e), rule=fault)
             return None
         except (TrumpsError, ValueError, TypeError) as e:
-            self._error(conn, "bad_rules", str(e))
+            refuse(conn, "bad_rules", str(e))
             return None
         levels = [None if kind == "human" else kind for kind in msg.seats]
         if msg.rated:
             refusal = self._rated_refusal(game, levels)
             if refusal is not None:
-                self._error(conn, "not_allowed", refusal)
+                refuse(conn, "not_allowed", refusal)
                 return None
         refused = await self._address_refusal(conn)  # a request refused above spends none
         if refused is not None:
-            self._error(conn, "rate_limited", f"{refused}; finish or leave one, or wait")
+            refuse(conn, "rate_limited", f"{refused}; finish or leave one, or wait")
             return None
         config = TableConfig(
             # A rated game has a clock, and running out of time loses it (no bot moves for
@@ -228,7 +225,7 @@ class TableRequests:
             game,
             levels,
             config=config,
-            listener=self,  # type: ignore[arg-type]
+            listener=self.listener,
             runner=self.runner,
             bot_time=self.options.bot_time,
             time=self.options.time,
@@ -249,11 +246,11 @@ class TableRequests:
         try:  # people asking for the same rules in other words are matched
             rules = new_game(msg.game, players=2, rules=msg.rules, seed=0).rules
         except (TrumpsError, ValueError, TypeError) as e:
-            self._error(conn, "bad_rules", str(e))
+            refuse(conn, "bad_rules", str(e))
             return
         rated = msg.rated if msg.rated is not None else conn.account is not None
         if rated and conn.account is None:
-            self._error(conn, "not_allowed", GUESTS_CASUAL)
+            refuse(conn, "not_allowed", GUESTS_CASUAL)
             return
         key = rules_key(msg.game, rules) + (" rated" if rated else " casual")
         pair = CreateTable(game=msg.game, rules=msg.rules, seats=["human", "human"], rated=rated)
@@ -264,20 +261,21 @@ class TableRequests:
             return
         conn.match_key = conn.match_request = None
         node, other_id = found
-        other = self.conn_by_id(other_id) if node == self.node else None
+        other = self.conn_by_id(other_id) if node == self.cluster.node else None
         if other is not None:  # waiting here: it makes the table and sits first
-            made = await self._create(other, pair)
+            made = await self.create(other, pair)
             if made is None:  # bad rules: both hear why
-                self._error(conn, "bad_rules", f"no {msg.game} table with those rules")
+                refuse(conn, "bad_rules", f"no {msg.game} table with those rules")
                 return
             conn.tables.add(made.table_id)
             made.submit(_sit(conn))
             return
-        table = await self._create(conn, pair)  # waiting elsewhere: told where to sit
+        table = await self.create(conn, pair)  # waiting elsewhere: told where to sit
         if table is not None:
             self.cluster.matched(node, other_id, table.table_id)
 
-    async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
+    async def at_table(self, conn: Connection, msg: ClientMessage) -> None:
+        """A request at a table: to the table here, or to the process that owns it."""
         table_id: str = msg.table_id  # type: ignore[union-attr]
         op, fields = _op_of(msg)
         live = self.tables.get(table_id)
@@ -300,7 +298,7 @@ class TableRequests:
         if await self.cluster.forward(conn, table_id, op, **fields):  # owned elsewhere
             return
         conn.tables.discard(table_id)
-        self._error(conn, "no_such_table", f"no table {table_id!r}", table_id)
+        refuse(conn, "no_such_table", f"no table {table_id!r}", table_id)
 
     async def _hint_budget(self, conn: Connection, table_id: str) -> bool:
         """Spend one of the player's and the address's hints (``FairUse``), or say why not."""
@@ -312,7 +310,7 @@ class TableRequests:
             )
         for key, limit, who in budgets:
             if not await self.counters.spend(key, limit, HINT_WINDOW):
-                self._error(
+                refuse(
                     conn,
                     "rate_limited",
                     f"{who} asked for {limit} hints this hour; try again later",
@@ -361,12 +359,12 @@ class TableRequests:
         old = live.table
         seat = old.seat_of_owner(conn.player)
         if seat is None:
-            self._error(
+            refuse(
                 conn, "not_seated", "only a player of that game can ask for a rematch", old.table_id
             )
             return
         if not old.over:
-            self._error(conn, "not_allowed", "the game has not ended", old.table_id)
+            refuse(conn, "not_allowed", "the game has not ended", old.table_id)
             return
         made = self.tables.get(live.rematch) if live.rematch else None
         if made is not None and not made.table.started:
@@ -374,11 +372,11 @@ class TableRequests:
             made.table.submit(_sit(conn, seat=seat))
             return
         if await self.cluster.open_tables(conn.player) >= self.options.max_open_tables:
-            self._error(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
+            refuse(conn, "rate_limited", "too many unfinished tables of yours", old.table_id)
             return
         refused = await self._address_refusal(conn)
         if refused is not None:
-            self._error(conn, "rate_limited", refused, old.table_id)
+            refuse(conn, "rate_limited", refused, old.table_id)
             return
         players = old.game.players
         secret, seed = self._new_deal(players)
