@@ -2,7 +2,7 @@
 engine cores, and how well a Twenty-Five deal fits the plays seen (inference).
 
 Every rule fact comes from the core: its legal moves, ``play_mask_for`` (F13, F14), its
-strength tables ``tval``/``pval`` (F5–F8, F15), ``trump_mask``, ``tops`` (F14) and
+strength of a card in a trick ``power`` (F15) on its tables ``tval``/``pval`` (F5–F8), ``trump_mask``, ``tops`` (F14) and
 ``trump_ace`` (F9).  What is chosen among the legal moves is policy, not rule.
 
 Imports only the standard library, the engine cores and ``_ismcts_sample``.
@@ -78,7 +78,7 @@ def twentyfive_policy(c: TwentyFiveCore, rng: Random) -> int:
         win_v = 1 << 30
         led = c.led_suit
         for m in moves:
-            v = _power(c, m, led)
+            v = c.power(m, led)
             if v > c.best_val and v < win_v:
                 win_v = v
                 win = m
@@ -92,17 +92,6 @@ def twentyfive_policy(c: TwentyFiveCore, rng: Random) -> int:
     return lowest
 
 
-def _power(c: TwentyFiveCore, card: int, led_suit: int) -> int:
-    """``card``'s strength in a trick whose led suit is ``led_suit`` (-1: trumps led), read
-    from the core's F15 tables as the core counts a trick (``TwentyFiveCore._count``)."""
-    v = c.tval[card]
-    if v:
-        return v
-    if card & 3 == led_suit:
-        return c.pval[card]
-    return 0
-
-
 def _playable(c: TwentyFiveCore, h: int) -> int:
     """The cards of ``h`` that may be played to the trick in progress: the core's own
     F13/F14 answer for the card led."""
@@ -113,7 +102,7 @@ def _max_power(c: TwentyFiveCore, mask: int, led_suit: int) -> int:
     best = 0
     while mask:
         low = mask & -mask
-        v = _power(c, low.bit_length() - 1, led_suit)
+        v = c.power(low.bit_length() - 1, led_suit)
         best = max(best, v)
         mask ^= low
     return best
@@ -280,7 +269,7 @@ def twentyfive_policy_smart(c: TwentyFiveCore, rng: Random, epsilon: float, keep
     while m:
         low = m & -m
         card = low.bit_length() - 1
-        v = _power(c, card, led)
+        v = c.power(card, led)
         if v > cur and v < hold_v and not _beaten_after(c, p, v):
             hold_v = v
             hold = card
@@ -375,17 +364,17 @@ def tf_likelihood(c: TwentyFiveCore, root: int, alpha: float) -> float:
                         w *= alpha
                 elif h & ~c.trump_mask and c.tval[card]:
                     w *= alpha
-            best = _power(c, card, led_suit)
+            best = c.power(card, led_suit)
             best_seat = s
         else:
-            pc = _power(c, card, led_suit)
+            pc = c.power(card, led_suit)
             if s != root:
                 legal = c.play_mask_for(h, led)
                 if pc > best:
                     m = legal
                     while m:
                         low = m & -m
-                        v = _power(c, low.bit_length() - 1, led_suit)
+                        v = c.power(low.bit_length() - 1, led_suit)
                         if best < v < pc:
                             w *= alpha
                             break
@@ -396,7 +385,7 @@ def tf_likelihood(c: TwentyFiveCore, root: int, alpha: float) -> float:
                     while m:
                         low = m & -m
                         x = low.bit_length() - 1
-                        if _power(c, x, led_suit) > best and not (
+                        if c.power(x, led_suit) > best and not (
                             c.tval[x] and _master(c, x, unseen)
                         ):
                             w *= alpha

@@ -363,63 +363,67 @@ class KozyriCore:
         self._move(m, True)
 
     def step(self, m: int) -> None:
-        """``apply`` without the undo record (rollouts): the same moves, inlined."""
+        """``apply`` without the undo record (rollouts)."""
         p = self.tm
         if self.choosing:
             self._choose(m, p, False)
             return
+        self._play(p, m)
+        self.ply += 1
+        count = self._count(self.key()) if self.rep_limit else 0
+        loser, end = self._end_of_ply(count)
+        if end >= 0:
+            self.end_hand(loser, end)
+
+    def _play(self, p: int, m: int) -> None:
+        """Seat ``p`` plays card ``m`` onto the pile or takes (``TAKE``): its hand, the pile
+        and its key, the known cards, whether a second card is owed and who moves next."""
         hands = self.hands
         pile = self.pile
         known = self.known
-        pkey = self.pkey
         if m == TAKE:
             # K12: how many the picker takes; K13: the next player faces the new top.
             k = take_count(pile[-1], self.trumps[p], len(pile))
             taken = 0
             for _ in range(k):
                 taken |= 1 << pile.pop()
-            pkey >>= 6 * k
+            self.pkey >>= 6 * k
             hands[p] |= taken
             known[p] |= taken  # K19: picked-up cards are public
-            tm = self._next_holder(p)
-            owes = False
+            self.owes = False
+            self.tm = self._next_holder(p)
+            return
+        bit = 1 << m
+        h = hands[p] ^ bit
+        hands[p] = h
+        kp = known[p]
+        if kp & bit:
+            known[p] = kp ^ bit
+        beating = not self.owes and len(pile) > 0
+        pile.append(m)
+        self.pkey = (self.pkey << 6) | m
+        if h == 0:
+            self.out.append(p)  # K14: out, however the last card went
+            self.active -= 1
+            self.owes = False
+            self.tm = self._next_holder(p)
+        elif beating:
+            self.owes = True  # K10: a beat owes a second card
+            self.tm = p
         else:
-            bit = 1 << m
-            h = hands[p] ^ bit
-            hands[p] = h
-            kp = known[p]
-            if kp & bit:
-                known[p] = kp ^ bit
-            beating = not self.owes and len(pile) > 0
-            pile.append(m)
-            pkey = (pkey << 6) | m
-            if h == 0:
-                self.out.append(p)  # K14: out, however the last card went
-                self.active -= 1
-                owes = False
-                tm = self._next_holder(p)
-            elif beating:
-                owes = True  # K10: a beat owes a second card
-                tm = p
-            else:
-                owes = False
-                tm = self._next_holder(p)
-        self.pkey = pkey
-        self.owes = owes
-        self.tm = tm
-        ply = self.ply + 1
-        self.ply = ply
-        limit = self.rep_limit
-        count = 0
-        if limit:
-            count = self._count(self._key(hands, pkey, tm, owes))
+            self.owes = False
+            self.tm = self._next_holder(p)
+
+    def _end_of_ply(self, count: int) -> tuple[int, int]:
+        """Whether the hand ended with the ply just played, whose position has now been seen
+        ``count`` times: (loser or -1, reason), or (-1, -1) when it goes on."""
         if self.active <= 1:
-            loser, end = self.hand_outcome()  # K16
-            self.end_hand(loser, end)
-        elif limit and count >= limit:
-            self.end_hand(-1, REPETITION)  # K17
-        elif ply >= self.max_plies:
-            self.end_hand(-1, MAX_PLIES)  # K17 safety cap
+            return self.hand_outcome()  # K16
+        if self.rep_limit and count >= self.rep_limit:
+            return -1, REPETITION  # K17
+        if self.ply >= self.max_plies:
+            return -1, MAX_PLIES  # K17 safety cap
+        return -1, -1
 
     def _next_holder(self, p: int) -> int:
         hands = self.hands
@@ -438,58 +442,17 @@ class KozyriCore:
         if self.choosing:
             self._choose(m, p, record)
             return
-        hands = self.hands
-        pile = self.pile
         old_owes = self.owes
         old_known = self.known[p]
         old_pkey = self.pkey
-        if m == TAKE:
-            # K12: how many the picker takes; K13: the next player faces the new top.
-            k = take_count(pile[-1], self.trumps[p], len(pile))
-            taken = 0
-            for _ in range(k):
-                taken |= 1 << pile.pop()
-            self.pkey = old_pkey >> (6 * k)
-            hands[p] |= taken
-            self.known[p] = old_known | taken  # K19: picked-up cards are public
-            tm = self._next_holder(p)
-            owes = False
-        else:
-            bit = 1 << m
-            h = hands[p] ^ bit
-            hands[p] = h
-            if old_known & bit:
-                self.known[p] = old_known ^ bit
-            beating = not old_owes and len(pile) > 0
-            pile.append(m)
-            self.pkey = (old_pkey << 6) | m
-            if h == 0:
-                self.out.append(p)  # K14: out, however the last card went
-                self.active -= 1
-                owes = False
-                tm = self._next_holder(p)
-            elif beating:
-                owes = True  # K10: a beat owes a second card
-                tm = p
-            else:
-                owes = False
-                tm = self._next_holder(p)
-        self.owes = owes
-        self.tm = tm
+        self._play(p, m)
         self.ply += 1
         count = 0
         key = _NO_KEY
         if self.rep_limit:
             key = self.key()
             count = self._count(key)
-        end = -1
-        loser = -1
-        if self.active <= 1:
-            loser, end = self.hand_outcome()  # K16
-        elif self.rep_limit and count >= self.rep_limit:
-            end = REPETITION  # K17
-        elif self.ply >= self.max_plies:
-            end = MAX_PLIES  # K17 safety cap
+        loser, end = self._end_of_ply(count)
         if record:
             self.stack.append(
                 (

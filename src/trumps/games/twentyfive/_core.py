@@ -457,6 +457,16 @@ class TwentyFiveCore:
         return out
 
     # -- moves ----------------------------------------------------------------------------
+    def power(self, c: int, led_suit: int) -> int:
+        """F15: card ``c``'s strength in a trick whose led suit is ``led_suit`` (-1: trumps
+        led): its trump value, else its plain value in the suit led, else 0 (it cannot win)."""
+        v = self.tval[c]
+        if v:
+            return v
+        if c & 3 == led_suit:
+            return self.pval[c]
+        return 0
+
     def _count(self, seat: int, c: int) -> None:
         """Add card ``c`` played by ``seat`` to the trick state (F13–F15)."""
         v = self.tval[c]
@@ -477,8 +487,7 @@ class TwentyFiveCore:
             self.best_seat = seat
             self.best_val = v
         else:
-            if not v and c & 3 == self.led_suit:
-                v = self.pval[c]
+            v = self.power(c, self.led_suit)
             if v > self.best_val:
                 self.best_val = v
                 self.best_seat = seat
