@@ -12,8 +12,9 @@ import pytest
 
 from server.hubkit import hello, next_of, run_hub, said
 from trumps.ratings import NEW, Rating, glicko2
+from trumps.server.busmessages import Rejoin
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import Error, Event, GameOver, Hint, TableState, Waiting
+from trumps.server.protocol import Error, Event, GameOver, Hint, JoinTable, TableState, Waiting
 from trumps.server.quota import FairUse
 from trumps.server.table import Table
 from trumps.store import SqlStore
@@ -236,10 +237,10 @@ def test_a_guest_is_refused_a_rated_seat_on_every_path(tmp_path: Path) -> None:
         table_id = (await next_of(alice, TableState)).table_id
         guest, _ = await hello(hub, "Guest")
         live = hub.tables[table_id]
-        for op in ("join", "rejoin"):
-            hub.requests.table_command(guest, live, op, {})
+        for request in (JoinTable(table_id=table_id), Rejoin(table_id=table_id)):
+            hub.requests.table_command(guest, live, request)
             refused = await next_of(guest, Error)
-            assert refused.code == "not_allowed", op
+            assert refused.code == "not_allowed", request
         assert live.table.open_seats() == [1]
 
     run(tmp_path, body)

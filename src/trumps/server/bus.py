@@ -25,14 +25,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 import msgspec
 import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
-from trumps.server.protocol import ServerMessage, TableState, encode
+from trumps.server.busmessages import BusMessage, Out, decode_batch, encode_batch, raw
+from trumps.server.protocol import ServerMessage, TableState
 from trumps.server.tasks import stop_tasks
 
 __all__ = ["ALIVE_TTL", "Bus", "RemoteConn"]
@@ -46,9 +47,6 @@ REDIS_CONNECTIONS: Final = (
     64  # a process's Redis connections; more commands wait for one (5 s at most)
 )
 PREFIX: Final = "trumps:"  # of every key and channel (several services may share a Redis)
-
-_json = msgspec.json.Encoder()
-_unjson = msgspec.json.Decoder()
 
 
 class RemoteConn:
@@ -71,9 +69,7 @@ class RemoteConn:
 
     def put_nowait(self, item: ServerMessage, /) -> None:
         table = item.table_id if isinstance(item, TableState) else None
-        self.bus.send(
-            self.node, {"k": "out", "c": self.conn_id, "t": table, "m": encode(item).decode()}
-        )
+        self.bus.send(self.node, Out(conn=self.conn_id, table_id=table, message=raw(item)))
 
     def __repr__(self) -> str:
         return f"RemoteConn({self.node!r}, {self.conn_id})"
@@ -86,7 +82,7 @@ class Bus:
         self,
         url: str,
         node: str,
-        on_message: Callable[[dict[str, Any]], None],
+        on_message: Callable[[BusMessage], None],
         prefix: str = PREFIX,
     ) -> None:
         self.url, self.node, self.prefix = url, node, prefix
@@ -107,7 +103,7 @@ class Bus:
         self.redis: redis.Redis = redis.Redis.from_pool(pool)
         self._reachable = False  # the last command to Redis succeeded
         self._listening = False  # subscribed to this node's channels
-        self._queue: list[tuple[str, dict[str, Any]]] = []
+        self._queue: list[tuple[str, BusMessage]] = []
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._remotes: dict[tuple[str, int], RemoteConn] = {}
@@ -157,14 +153,14 @@ class Bus:
     def remotes(self) -> list[RemoteConn]:
         return list(self._remotes.values())
 
-    def send(self, node: str, payload: dict[str, Any]) -> None:
-        """Queue ``payload`` for ``node`` (sent within the moment, never waited for)."""
-        self._queue.append((node, payload))
+    def send(self, node: str, msg: BusMessage) -> None:
+        """Queue ``msg`` for ``node`` (sent within the moment, never waited for)."""
+        self._queue.append((node, msg))
         self._wake.set()
 
-    def broadcast(self, payload: dict[str, Any]) -> None:
-        """Queue ``payload`` for every node, this one included."""
-        self.send("*", payload)
+    def broadcast(self, msg: BusMessage) -> None:
+        """Queue ``msg`` for every node, this one included."""
+        self.send("*", msg)
 
     async def _send_loop(self) -> None:
         while True:
@@ -173,14 +169,14 @@ class Bus:
             batch, self._queue = self._queue, []
             if not batch:
                 continue
-            grouped: dict[str, list[dict[str, Any]]] = {}
-            for node, payload in batch:
-                grouped.setdefault(node, []).append(payload)
+            grouped: dict[str, list[BusMessage]] = {}
+            for node, msg in batch:
+                grouped.setdefault(node, []).append(msg)
             for attempt in range(SEND_TRIES):
                 try:
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for node, payloads in grouped.items():
-                            pipe.publish(self._channel(node), _json.encode(payloads))
+                        for node, messages in grouped.items():
+                            pipe.publish(self._channel(node), encode_batch(messages))
                         await pipe.execute()
                     self.sent += len(grouped)
                     self.available = True
@@ -218,11 +214,16 @@ class Bus:
                     message = await pubsub.get_message(timeout=None)
                     if message is None or message.get("type") != "message":
                         continue
-                    for payload in _unjson.decode(message["data"]):
+                    try:
+                        batch = decode_batch(message["data"])
+                    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+                        log.error("a batch from the bus could not be read (%s): dropped", e)
+                        continue
+                    for msg in batch:
                         try:
-                            self.on_message(payload)
+                            self.on_message(msg)
                         except Exception:
-                            log.exception("bus message %r failed", payload.get("k"))
+                            log.exception("bus message %r failed", type(msg).__name__)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]

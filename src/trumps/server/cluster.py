@@ -28,9 +28,25 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from trumps.server.bus import ALIVE_TTL, PREFIX, Bus
+from trumps.server.busmessages import (
+    BusMessage,
+    Cmd,
+    Disconnected,
+    Ended,
+    Gone,
+    LobbyChanged,
+    Matched,
+    Moved,
+    Offer,
+    Out,
+    Rejoin,
+    Released,
+    TableRequest,
+    raw,
+)
 from trumps.server.connection import Connection
 from trumps.server.lobby import unfinished_tables
-from trumps.server.protocol import ServerMessage, TableSummary, encode
+from trumps.server.protocol import JoinTable, LeaveTable, ServerMessage, Spectate, TableSummary
 from trumps.server.quota import address_key
 from trumps.server.tasks import Background, stop_tasks, wait_event
 
@@ -95,8 +111,8 @@ class Cluster:
             rows = [t for t in self.hub.tables if t in self.hub.lobby.published]
             if rows:
                 await self.bus.redis.hdel(self.lobby_key, *rows)
-            self.bus.broadcast({"k": "released", "node": self.node})
-            self.bus.broadcast({"k": "lobby"})
+            self.bus.broadcast(Released(node=self.node))
+            self.bus.broadcast(LobbyChanged())
             await asyncio.sleep(0)  # let the sender publish
             await asyncio.wait_for(self._flush_bus(), 2.0)
         except Exception as e:
@@ -135,7 +151,7 @@ class Cluster:
             for stored in await hub.store.claim_tables(self.node, LEASE, limit=CLAIM_AT_ONCE):
                 if hub.adopt(stored):
                     self._owners[stored.table_id] = self.node
-                    self.bus.broadcast({"k": "moved", "t": stored.table_id, "node": self.node})
+                    self.bus.broadcast(Moved(table_id=stored.table_id, node=self.node))
         if not self.bus.available or asyncio.get_running_loop().time() < self._trust_after:
             return  # whose connections died is asked once every process could beat again
         remotes = self.bus.remotes()
@@ -178,9 +194,10 @@ class Cluster:
             self._scan_now.set()  # perhaps this process can take it
             await asyncio.sleep(0.2)
 
-    async def forward(self, conn: Connection, table_id: str, op: str, **fields: Any) -> bool:
-        """Send ``conn``'s request ``op`` for ``table_id`` to its owner; False if there is
-        no such table."""
+    async def forward(self, conn: Connection, request: TableRequest) -> bool:
+        """Send ``conn``'s ``request`` to its table's owner; False if there is no such
+        table."""
+        table_id = request.table_id
         owner = await self.owner(table_id)
         if owner is None:
             return False
@@ -188,93 +205,92 @@ class Cluster:
         if not self.bus.available and not (owner == self.node and live is not None):
             raise ConnectionError("Redis cannot be reached")  # answered ``unavailable``
         if owner == self.node and live is not None:  # it moved here
-            self.hub.requests.table_command(conn, live, op, fields)
+            self.hub.requests.table_command(conn, live, request)
             return True
-        payload = {
-            "k": "cmd",
-            "t": table_id,
-            "from": self.node,
-            "c": conn.id,
-            "p": conn.player,
-            "n": conn.name,
-            "f": conn.contributes,
-            "ac": conn.account is not None,  # (whether it is an account, not its login)
+        cmd = Cmd(
+            sender=self.node,
+            conn=conn.id,
+            player=conn.player,
+            name=conn.name,
+            contributes=conn.contributes,
+            account=conn.account is not None,  # (whether it is an account, not its login)
             # The owner counts what this request makes against the client's address
             # (a rematch's table): its hash travels, never the address itself.
-            "a": None if conn.address is None else address_key(conn.address),
-            "op": op,
-            **fields,
-        }
-        self.bus.send(owner, payload)
+            address=None if conn.address is None else address_key(conn.address),
+            request=request,
+        )
+        self.bus.send(owner, cmd)
         return True
 
-    def forward_soon(self, conn: Connection, table_id: str, op: str, **fields: Any) -> None:
+    def forward_soon(self, conn: Connection, request: TableRequest) -> None:
         """``forward`` in the background (a disconnect, a rejoin: nobody waits for it)."""
-        self._spawn(self._forward_quietly(conn, table_id, op, fields))
+        self._spawn(self._forward_quietly(conn, request))
 
-    async def _forward_quietly(
-        self, conn: Connection, table_id: str, op: str, fields: dict[str, Any]
-    ) -> None:
+    async def _forward_quietly(self, conn: Connection, request: TableRequest) -> None:
         try:
-            await self.forward(conn, table_id, op, **fields)
+            await self.forward(conn, request)
         except Exception as e:
-            log.info("table %s: %s not forwarded (%s)", table_id, op, e)
+            log.info("table %s: %s not forwarded (%s)", request.table_id, type(request), e)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self._background.spawn(coro)
 
-    def _on_message(self, p: dict[str, Any]) -> None:
-        kind = p.get("k")
+    def _on_message(self, msg: BusMessage) -> None:
         hub = self.hub
-        if kind == "cmd":
-            if p["t"] not in hub.tables:  # not here (any more): the sender looks again
-                if p["op"] not in ("disconnect", "leave"):
-                    self.bus.send(p["from"], {"k": "gone", "cmd": p})
+        if isinstance(msg, Cmd):
+            request = msg.request
+            if request.table_id not in hub.tables:  # not here (any more): the sender looks again
+                if not isinstance(request, (Disconnected, LeaveTable)):
+                    self.bus.send(msg.sender, Gone(cmd=msg))
                 return
-            remote = self.bus.remote(p["from"], p["c"])
-            remote.player, remote.name = p.get("p"), p.get("n") or None
-            remote.address_key = p.get("a")
-            remote.contributes = bool(p.get("f"))
-            remote.account = "account" if p.get("ac") else None
-            hub.remote_command(remote, p)
-        elif kind == "out":
-            conn = hub.conn_by_id(p["c"])
+            remote = self.bus.remote(msg.sender, msg.conn)
+            remote.player, remote.name = msg.player, msg.name or None
+            remote.address_key = msg.address
+            remote.contributes = msg.contributes
+            remote.account = "account" if msg.account else None
+            hub.remote_command(remote, request)
+        elif isinstance(msg, Out):
+            conn = hub.conn_by_id(msg.conn)
             if conn is not None:
-                if p.get("t"):
-                    conn.tables.add(p["t"])
-                conn.put_nowait(p["m"])
-        elif kind == "gone":
-            cmd = p["cmd"]
-            self._owners.pop(cmd["t"], None)
-            self._spawn(self._again(cmd))
-        elif kind == "moved":
-            table_id, node = p["t"], p["node"]
+                if msg.table_id:
+                    conn.tables.add(msg.table_id)
+                conn.put_nowait(bytes(msg.message).decode())  # sent on as it came
+        elif isinstance(msg, Gone):
+            self._owners.pop(msg.cmd.request.table_id, None)
+            self._spawn(self._again(msg.cmd))
+        elif isinstance(msg, Moved):
+            table_id, node = msg.table_id, msg.node
             self._owners[table_id] = node
             if node != self.node:
                 hub.lose(table_id)  # if this process still had it, it is stale
             for conn in list(hub.connections):
                 if table_id in conn.tables and conn.player is not None:
-                    op = "spectate" if table_id in conn.watching else "rejoin"
-                    self.forward_soon(conn, table_id, op)
-        elif kind == "lobby":
+                    again: TableRequest = (
+                        Spectate(table_id=table_id)
+                        if table_id in conn.watching
+                        else Rejoin(table_id=table_id)
+                    )
+                    self.forward_soon(conn, again)
+        elif isinstance(msg, LobbyChanged):
             if self._refresh is None or self._refresh.done():
                 self._refresh = asyncio.create_task(self._refresh_lobby())
-        elif kind == "offer":
-            players = set(p["players"])
+        elif isinstance(msg, Offer):
+            players = set(msg.players)
+            text = bytes(msg.message).decode()
             for conn in list(hub.connections):
                 if conn.player in players:
-                    conn.put_nowait(p["m"])
-        elif kind == "matched":
-            conn = hub.conn_by_id(p["c"])
+                    conn.put_nowait(text)
+        elif isinstance(msg, Matched):
+            conn = hub.conn_by_id(msg.conn)
             if conn is not None:
                 conn.match_key = conn.match_request = None
-                conn.tables.add(p["t"])
-                self._owners[p["t"]] = p["node"]
-                self.forward_soon(conn, p["t"], "join")
-        elif kind == "released":
+                conn.tables.add(msg.table_id)
+                self._owners[msg.table_id] = msg.node
+                self.forward_soon(conn, JoinTable(table_id=msg.table_id))
+        elif isinstance(msg, Released):
             self._scan_now.set()
-        elif kind == "ended":
-            hub.close_sessions(p["s"])
+        elif isinstance(msg, Ended):
+            hub.close_sessions(msg.sessions)
 
     async def tables_of(self, player: int) -> list[str]:
         """The unfinished tables ``player`` sits at, on any process."""
@@ -288,15 +304,16 @@ class Cluster:
 
     def sessions_ended(self, ids: list[int]) -> None:
         """Tell every process to close the sockets of these ended sessions."""
-        self.bus.broadcast({"k": "ended", "s": ids})
+        self.bus.broadcast(Ended(sessions=ids))
 
-    async def _again(self, cmd: dict[str, Any]) -> None:
+    async def _again(self, cmd: Cmd) -> None:
         """A request reached a process that no longer has the table: to the owner now."""
+        table_id = cmd.request.table_id
         with contextlib.suppress(Exception):
-            owner = await self.owner(cmd["t"], fresh=True)
+            owner = await self.owner(table_id, fresh=True)
             if owner is not None and owner != self.node:
                 self.bus.send(owner, cmd)
-            elif owner == self.node and cmd["t"] in self.hub.tables:
+            elif owner == self.node and table_id in self.hub.tables:
                 self._on_message(cmd)
 
     # -- messages to players anywhere ---------------------------------------------------------
@@ -305,7 +322,7 @@ class Cluster:
     ) -> None:
         """Send ``msg`` to every connection of ``players``, on any process (``besides``, who
         heard it already, cannot be told apart on the others: they may hear it twice)."""
-        self.bus.broadcast({"k": "offer", "players": sorted(players), "m": encode(msg).decode()})
+        self.bus.broadcast(Offer(players=sorted(players), message=raw(msg)))
 
     # -- the shared lobby ---------------------------------------------------------------------
     def publish_row(self, table_id: str, row: TableSummary | None) -> None:
@@ -319,7 +336,7 @@ class Cluster:
             else:
                 entry = {"node": self.node, "row": msgspec.to_builtins(row)}
                 await self.bus.redis.hset(self.lobby_key, table_id, msgspec.json.encode(entry))
-            self.bus.broadcast({"k": "lobby"})
+            self.bus.broadcast(LobbyChanged())
         except Exception as e:
             log.info("lobby row of %s not published (%s)", table_id, e)
 
@@ -335,7 +352,7 @@ class Cluster:
         self._trust_after = asyncio.get_running_loop().time() + ALIVE_TTL
         self._silent_since.clear()
         self._scan_now.set()
-        self.bus.broadcast({"k": "lobby"})
+        self.bus.broadcast(LobbyChanged())
         self._spawn(self._rejoin_if_taken_for_dead())
         for conn in list(self.hub.connections):  # waits for a quick match were only in Redis
             request = conn.match_request
@@ -426,4 +443,4 @@ class Cluster:
 
     def matched(self, node: str, conn_id: int, table_id: str) -> None:
         """Tell ``node`` that its waiting connection ``conn_id`` has a table here."""
-        self.bus.send(node, {"k": "matched", "c": conn_id, "t": table_id, "node": self.node})
+        self.bus.send(node, Matched(conn=conn_id, table_id=table_id, node=self.node))

@@ -41,6 +41,7 @@ from trumps.server.auth import BadToken
 from trumps.server.availability import Availability
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
+from trumps.server.busmessages import Disconnected, TableRequest
 from trumps.server.cluster import LEASE, Cluster
 from trumps.server.commit import GroupCommit, one_line
 from trumps.server.connection import Connection
@@ -253,7 +254,7 @@ class Hub:
             if live is not None:
                 live.table.submit(Disconnect(conn))
             else:
-                self.cluster.forward_soon(conn, table_id, "disconnect")
+                self.cluster.forward_soon(conn, Disconnected(table_id=table_id))
         conn.tables.clear()
 
     def remote_gone(self, remote: RemoteConn) -> None:
@@ -262,11 +263,11 @@ class Hub:
             if live.table.hears(remote):
                 live.table.submit(Disconnect(remote))
 
-    def remote_command(self, remote: RemoteConn, p: dict[str, Any]) -> None:
+    def remote_command(self, remote: RemoteConn, request: TableRequest) -> None:
         """A request from a connection on another process, for a table here."""
-        live = self.tables.get(p["t"])
+        live = self.tables.get(request.table_id)
         if live is not None:
-            self.requests.table_command(remote, live, p["op"], p)
+            self.requests.table_command(remote, live, request)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self._background.spawn(coro)
@@ -447,7 +448,7 @@ class Hub:
             if live is not None:
                 live.table.submit(Join(conn, name=conn.name, player=player_id))
             else:
-                self.cluster.forward_soon(conn, table_id, "join")
+                self.cluster.forward_soon(conn, JoinTable(table_id=table_id))
 
     async def _new_guest_allowed(self, conn: Connection) -> bool:
         """Spend one of ``conn``'s address's new guests this window (on every process)."""

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from trumps.ratings import Rating
 from trumps.server.bus import RemoteConn
+from trumps.server.busmessages import TableRequest
 from trumps.server.connection import Connection
 from trumps.server.lobby import LiveTable, Lobby
 from trumps.server.protocol import Error, QuickMatch, RuleFault, ServerMessage
@@ -109,11 +110,11 @@ class ClusterLink(Protocol):
         """After the hub stopped its tables: let the others (if any) take them."""
         ...
 
-    async def forward(self, conn: Connection, table_id: str, op: str, **fields: Any) -> bool:
+    async def forward(self, conn: Connection, request: TableRequest) -> bool:
         """Pass a request for a table not here to its owner; False: no such table."""
         ...
 
-    def forward_soon(self, conn: Connection, table_id: str, op: str, **fields: Any) -> None:
+    def forward_soon(self, conn: Connection, request: TableRequest) -> None:
         """``forward`` in the background (nobody waits for it)."""
         ...
 
@@ -156,7 +157,7 @@ class ClusterLink(Protocol):
 class TableCommands(Protocol):
     """The requests at tables a cluster passes to this process (``hub.requests``)."""
 
-    def table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None: ...
+    def table_command(self, conn: Peer, live: LiveTable, request: TableRequest) -> None: ...
 
     async def quick_match(self, conn: Connection, msg: QuickMatch) -> None: ...
 
@@ -176,7 +177,7 @@ class ClusterHost(Protocol):
 
     def conn_by_id(self, conn_id: int) -> Connection | None: ...
 
-    def remote_command(self, remote: RemoteConn, p: dict[str, Any]) -> None: ...
+    def remote_command(self, remote: RemoteConn, request: TableRequest) -> None: ...
 
     def remote_gone(self, remote: RemoteConn) -> None: ...
 

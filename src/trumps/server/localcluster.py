@@ -10,8 +10,9 @@ this is the one-process answer to each, as Colyseus's ``LocalPresence`` is to it
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
+from trumps.server.busmessages import TableRequest
 from trumps.server.connection import Connection
 from trumps.server.lobby import QuickMatches, unfinished_tables
 from trumps.server.protocol import ServerMessage
@@ -47,11 +48,11 @@ class LocalCluster:
     async def stop(self) -> None:
         """Nobody to hand the tables to: they stay stored for the next start."""
 
-    async def forward(self, conn: Connection, table_id: str, op: str, **fields: Any) -> bool:
+    async def forward(self, conn: Connection, request: TableRequest) -> bool:
         """No other process owns a table: one not here does not exist."""
         return False
 
-    def forward_soon(self, conn: Connection, table_id: str, op: str, **fields: Any) -> None:
+    def forward_soon(self, conn: Connection, request: TableRequest) -> None:
         """As ``forward``: nowhere to send it."""
 
     async def tables_of(self, player: int) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from trumps.errors import InvalidRules, TrumpsError
@@ -19,6 +19,7 @@ from trumps.games import Game, new_game
 from trumps.ratings import FAMILIES, family_of
 from trumps.server.bots import BotRunner
 from trumps.server.bus import RemoteConn
+from trumps.server.busmessages import Disconnected, Rejoin, TableRequest
 from trumps.server.config import GUESTS_CASUAL, RATED_CLOCK
 from trumps.server.connection import Connection
 from trumps.server.hubparts import ClusterLink, HubOptions, Peer, refuse
@@ -26,7 +27,6 @@ from trumps.server.lobby import LiveTable, Lobby, rules_key
 from trumps.server.protocol import (
     Action,
     ChatSend,
-    ClientMessage,
     ContinueHand,
     Contribute,
     CreateTable,
@@ -274,28 +274,31 @@ class TableRequests:
         if table is not None:
             self.cluster.matched(node, other_id, table.table_id)
 
-    async def at_table(self, conn: Connection, msg: ClientMessage) -> None:
+    async def at_table(self, conn: Connection, request: TableRequest) -> None:
         """A request at a table: to the table here, or to the process that owns it."""
-        table_id: str = msg.table_id  # type: ignore[union-attr]
-        op, fields = _op_of(msg)
+        table_id = request.table_id
         live = self.tables.get(table_id)
-        if op in ("join", "spectate"):
+        if isinstance(request, (JoinTable, Spectate)):
             conn.tables.add(table_id)
-            if op == "spectate":
+            if isinstance(request, Spectate):
                 conn.watching.add(table_id)
             else:
                 conn.watching.discard(table_id)
-        elif op == "leave":
+        elif isinstance(request, LeaveTable):
             conn.tables.discard(table_id)
             conn.watching.discard(table_id)
         # A hint a rated table refuses (``rated_no_hints``) costs the player none.
         rated = live is not None and live.table.config.rated
-        if op == "hint" and not rated and not await self._hint_budget(conn, table_id):
+        if (
+            isinstance(request, HintAsk)
+            and not rated
+            and not await self._hint_budget(conn, table_id)
+        ):
             return
         if live is not None:
-            self.table_command(conn, live, op, fields)
+            self.table_command(conn, live, request)
             return
-        if await self.cluster.forward(conn, table_id, op, **fields):  # owned elsewhere
+        if await self.cluster.forward(conn, request):  # owned elsewhere
             return
         conn.tables.discard(table_id)
         refuse(conn, "no_such_table", f"no table {table_id!r}", table_id)
@@ -319,36 +322,39 @@ class TableRequests:
                 return False
         return True
 
-    def table_command(self, conn: Peer, live: LiveTable, op: str, p: Mapping[str, Any]) -> None:
-        """Request ``op`` of ``conn`` (here or on another process) at a table of this one."""
+    def table_command(self, conn: Peer, live: LiveTable, request: TableRequest) -> None:
+        """``conn``'s ``request`` (made here or on another process) at a table of this one,
+        as the table's own command."""
         table = live.table
-        if op in ("join", "rejoin"):
-            table.submit(_sit(conn, seat=p.get("seat"), again=op == "rejoin"))
-        elif op == "spectate":
+        if isinstance(request, JoinTable):
+            table.submit(_sit(conn, seat=request.seat))
+        elif isinstance(request, Rejoin):
+            table.submit(_sit(conn, again=True))
+        elif isinstance(request, Spectate):
             table.submit(Join(conn, name=conn.name, player=conn.player, spectate=True))
-        elif op == "leave":
+        elif isinstance(request, LeaveTable):
             table.submit(Leave(conn))
-        elif op == "disconnect":
+        elif isinstance(request, Disconnected):
             table.submit(Disconnect(conn))
-        elif op == "act":
-            table.submit(Act(conn, p["action"], p["expected"]))
-        elif op == "resign":
+        elif isinstance(request, Action):
+            table.submit(Act(conn, request.action, request.expected))
+        elif isinstance(request, Resign):
             table.submit(ResignCmd(conn))
-        elif op == "continue":
-            table.submit(ContinueCmd(conn, p["hand"]))
-        elif op == "chat":
-            table.submit(Chat(conn, conn.name, p["text"]))
-        elif op == "resync":
+        elif isinstance(request, ContinueHand):
+            table.submit(ContinueCmd(conn, request.hand))
+        elif isinstance(request, ChatSend):
+            table.submit(Chat(conn, conn.name, request.text))
+        elif isinstance(request, Resync):
             table.submit(ResyncCmd(conn))
-        elif op == "hint":
+        elif isinstance(request, HintAsk):
             table.submit(HintCmd(conn))
-        elif op == "takeback":
+        elif isinstance(request, TakebackAsk):
             table.submit(TakebackCmd(conn))
-        elif op == "takeback_answer":
-            table.submit(TakebackAnswerCmd(conn, bool(p["accept"])))
-        elif op == "contribute":
-            table.submit(ContributeCmd(conn, p["value"]))
-        elif op == "rematch":
+        elif isinstance(request, TakebackAnswer):
+            table.submit(TakebackAnswerCmd(conn, request.accept))
+        elif isinstance(request, Contribute):
+            table.submit(ContributeCmd(conn, request.value))
+        elif isinstance(request, RematchAsk):
             self._spawn(self._rematch(conn, live))
 
     async def _rematch(self, conn: Peer, live: LiveTable) -> None:
@@ -411,34 +417,3 @@ def _address_key(conn: Peer) -> str | None:
     if isinstance(conn, RemoteConn):
         return conn.address_key
     return None if conn.address is None else address_key(conn.address)
-
-
-def _op_of(msg: ClientMessage) -> tuple[str, dict[str, Any]]:
-    """A table request as an operation and its fields (the same on the bus)."""
-    if isinstance(msg, JoinTable):
-        return "join", {"seat": msg.seat}
-    if isinstance(msg, Spectate):
-        return "spectate", {}
-    if isinstance(msg, LeaveTable):
-        return "leave", {}
-    if isinstance(msg, Action):
-        return "act", {"action": msg.action, "expected": msg.expected}
-    if isinstance(msg, Resign):
-        return "resign", {}
-    if isinstance(msg, ContinueHand):
-        return "continue", {"hand": msg.hand}
-    if isinstance(msg, ChatSend):
-        return "chat", {"text": msg.text}
-    if isinstance(msg, Resync):
-        return "resync", {}
-    if isinstance(msg, HintAsk):
-        return "hint", {}
-    if isinstance(msg, TakebackAsk):
-        return "takeback", {}
-    if isinstance(msg, TakebackAnswer):
-        return "takeback_answer", {"accept": msg.accept}
-    if isinstance(msg, RematchAsk):
-        return "rematch", {}
-    if isinstance(msg, Contribute):
-        return "contribute", {"value": msg.value}
-    raise TypeError(f"not a table request: {type(msg).__name__}")
