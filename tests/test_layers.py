@@ -32,8 +32,8 @@ ALLOWED = {
     "host": {"cards", "errors", "games", "ai", "records"},
     "server": {"cards", "errors", "games", "ai", "records", "store", "host"},
     "web": set(),
-    # The terminal client speaks the wire protocol: it imports trumps.server.protocol and
-    # trumps.server.wiretypes.
+    # The terminal client speaks the wire protocol: it imports trumps.server.wire.protocol and
+    # trumps.server.wire.wiretypes.
     "tui": {"cards", "errors", "games", "ai", "records", "server"},
     # (``commands/serve.py`` starts the server with its page: server and web, before it)
     "commands": {"cards", "errors", "games", "ai", "records", "arena", "host", "server", "web"},

@@ -41,7 +41,7 @@ def test_the_oracle_is_no_level_and_no_bot() -> None:
 
 def test_the_oracle_is_not_offered_to_players() -> None:
     pytest.importorskip("starlette")
-    from trumps.server.catalog import catalog
+    from trumps.server.api.catalog import catalog
 
     levels = [entry["level"] for entry in catalog()["levels"]]
     assert levels and ORACLE_LEVEL not in levels

@@ -23,7 +23,7 @@ from trumps.host.archive import replay_json, start_of
 from trumps.host.local import LocalHost
 from trumps.host.pacing import HAND_WAIT, PACES
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import GameOver, ServerMessage
+from trumps.server.wire.protocol import GameOver, ServerMessage
 
 SEED = 1  # run_hub's hub deals its first table from seed 1, as LocalHost(seed=1) does
 Msg = dict[str, Any]

@@ -12,7 +12,7 @@ from starlette.applications import Starlette
 
 from server.hubkit import said
 from trumps.server.hub import Hub
-from trumps.server.protocol import Error
+from trumps.server.wire.protocol import Error
 
 SECRET = "sessions-test-secret-0123456789"
 PASSWORD = "correct horse battery staple 42"

@@ -14,10 +14,10 @@ import msgspec
 from server.e2e import postgres_database
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
 from store.postgres import need_postgres
-from trumps.server import protocol
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import Error, Event, Hint, ServerMessage, TableState, Welcome
-from trumps.server.sessions import Sessions
+from trumps.server.identity.sessions import Sessions
+from trumps.server.wire import protocol
+from trumps.server.wire.protocol import Error, Event, Hint, ServerMessage, TableState, Welcome
 from trumps.store import SqlStore
 
 SECRET = "hub-test-secret-0123456789"

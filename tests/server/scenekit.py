@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from server.e2e import Client, Msg, ServerProc
-from trumps.server.wiretypes import ERROR_CODES
+from trumps.server.wire.wiretypes import ERROR_CODES
 
 # Errors a table (or the hub, about one table) answers: they name the table.
 TABLE_CODES: Final = frozenset(

@@ -11,8 +11,8 @@ from typing import TypeVar
 import msgspec
 
 from server.e2e import strings_in
-from trumps.server.protocol import Error, GameOver, ServerMessage, Spectators
-from trumps.server.table import Table
+from trumps.server.tables.table import Table
+from trumps.server.wire.protocol import Error, GameOver, ServerMessage, Spectators
 
 T = TypeVar("T")
 

@@ -27,10 +27,10 @@ from trumps.ai.base import Limits
 from trumps.ai.simple import EasyBot
 from trumps.host.archive import start_of
 from trumps.records import record_of
-from trumps.server import analysisapi
-from trumps.server.analysisapi import AnalysisApi, AnalysisLimits
-from trumps.server.app import ServerSettings, create_app
-from trumps.server.bots import BotRunner
+from trumps.server.api import analysisapi
+from trumps.server.api.analysisapi import AnalysisApi, AnalysisLimits
+from trumps.server.tables.bots import BotRunner
+from trumps.server.transport.app import ServerSettings, create_app
 from trumps.store import SqlStore
 
 LIMITS = AnalysisLimits(deals=12, seconds=0.05)

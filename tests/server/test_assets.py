@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from PIL import Image
 
-from trumps.server.app import ServerSettings, create_app
+from trumps.server.transport.app import ServerSettings, create_app
 from trumps.web import STATIC
 from trumps.web.icons import ICONS, icons_folder
 

@@ -10,7 +10,7 @@ import signal
 import pytest
 
 from trumps.games import new_game
-from trumps.server.bots import BotRequest, BotRunner, decide
+from trumps.server.tables.bots import BotRequest, BotRunner, decide
 
 
 def request(seed: int = 7) -> BotRequest:
@@ -47,7 +47,7 @@ def test_each_level_thinks_with_its_own_budget_online(monkeypatch: pytest.Monkey
     server's --bot-time only caps it: hard and expert are not the same online."""
     from trumps.ai import level_limits
     from trumps.ai.base import Bot, Decision, Limits
-    from trumps.server import bots as bots_module
+    from trumps.server.tables import bots as bots_module
 
     seen: list[Limits] = []
 

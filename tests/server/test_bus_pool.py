@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
-from trumps.server.bus import Bus
-from trumps.server.quota import Counters
+from trumps.server.limits.quota import Counters
+from trumps.server.service.bus import Bus
 
 
 def test_a_burst_of_commands_waits_for_a_connection_instead_of_failing() -> None:

@@ -1,4 +1,4 @@
-"""The typed messages between the processes of a service (``trumps.server.busmessages``):
+"""The typed messages between the processes of a service (``trumps.server.service.busmessages``):
 a request keeps its protocol form across the bus, a message for a player crosses it encoded
 once, and a batch that cannot be read is an error, not a half-read batch."""
 
@@ -9,7 +9,7 @@ import json
 import msgspec
 import pytest
 
-from trumps.server.busmessages import (
+from trumps.server.service.busmessages import (
     BusMessage,
     Cmd,
     Disconnected,
@@ -26,8 +26,8 @@ from trumps.server.busmessages import (
     encode_batch,
     raw,
 )
-from trumps.server.protocol import Action, JoinTable, Rematch, decode_client, encode
-from trumps.server.wiretypes import ProtocolError
+from trumps.server.wire.protocol import Action, JoinTable, Rematch, decode_client, encode
+from trumps.server.wire.wiretypes import ProtocolError
 
 
 def _cmd(request: Action | JoinTable | Rejoin | Disconnected) -> Cmd:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 
 from server.hubkit import decoded, hello, next_of, run_cluster, said
-from trumps.server.bus import ALIVE_TTL
-from trumps.server.cluster import Cluster
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import (
+from trumps.server.service.bus import ALIVE_TTL
+from trumps.server.service.cluster import Cluster
+from trumps.server.wire.protocol import (
     Error,
     Event,
     Rematch,

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from server.hubkit import decoded, next_of, said
-from trumps.server.connection import MAX_BACKLOG, MAX_BACKLOG_BYTES, Connection
 from trumps.server.hub import Hub, HubOptions
-from trumps.server.protocol import (
+from trumps.server.identity.sessions import Sessions
+from trumps.server.transport.connection import MAX_BACKLOG, MAX_BACKLOG_BYTES, Connection
+from trumps.server.wire.protocol import (
     ChatPosted,
     Error,
     Event,
@@ -25,7 +26,6 @@ from trumps.server.protocol import (
     Welcome,
     encode,
 )
-from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 SECRET = "connection-test-secret-0123456789"

@@ -12,8 +12,8 @@ from typing import Any
 
 from server.hubkit import decoded, hello, next_of, run_cluster, said
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import ChatPosted, Error, Event, GameOver, Replaced, TableState
-from trumps.server.sessions import Sessions
+from trumps.server.identity.sessions import Sessions
+from trumps.server.wire.protocol import ChatPosted, Error, Event, GameOver, Replaced, TableState
 from trumps.store import SqlStore
 
 SECRET = "replaced-test-secret-0123456789"

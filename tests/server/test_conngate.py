@@ -25,8 +25,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from server.e2e import ServerProc
-from trumps.server.conngate import ConnGate, Trusted, Verdict
-from trumps.server.sockets import FILE_RESERVE
+from trumps.server.limits.conngate import ConnGate, Trusted, Verdict
+from trumps.server.limits.sockets import FILE_RESERVE
 
 FILES = 128  # the server's open-file limit in the flood test
 ATTACK = 140  # more raw sockets than it has files

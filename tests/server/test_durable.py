@@ -15,9 +15,11 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 
 from server.hubkit import decoded, hello, next_of, said
-from trumps.server.botplay import UNSTARTED_END
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import (
+from trumps.server.identity.sessions import Sessions
+from trumps.server.tables.botplay import UNSTARTED_END
+from trumps.server.tables.timing import ManualTime
+from trumps.server.wire.protocol import (
     ChatPosted,
     Error,
     Event,
@@ -28,8 +30,6 @@ from trumps.server.protocol import (
     TableState,
     Welcome,
 )
-from trumps.server.sessions import Sessions
-from trumps.server.timing import ManualTime
 from trumps.store import Fenced, SqlStore, TableWrite
 from trumps.store._tables import RUNNING, games
 

@@ -27,7 +27,7 @@ import websockets
 
 from server.e2e import Msg, ServerProc
 from server.scenekit import Pool, check_error, essence, open_table, ping_pong, run_pool
-from trumps.server.wiretypes import ERROR_CODES, MAX_SEATS
+from trumps.server.wire.wiretypes import ERROR_CODES, MAX_SEATS
 
 Serve = Callable[..., ServerProc]
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from trumps.ai.base import Decision
-from trumps.server.bots import BotRequest, BotRunner
+from trumps.server.tables.bots import BotRequest, BotRunner
 
 
 class SlowBot:

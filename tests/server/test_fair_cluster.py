@@ -20,8 +20,8 @@ from server.hubkit import (
     said,
 )
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import Error, Event, Hint, TableState, Welcome
-from trumps.server.quota import FairUse
+from trumps.server.limits.quota import FairUse
+from trumps.server.wire.protocol import Error, Event, Hint, TableState, Welcome
 from trumps.store import SqlStore
 
 ADDRESS = "198.51.100.20"

@@ -12,7 +12,7 @@ from server.hubkit import decoded, hello, next_of, run_hub, said
 from trumps.fairdeal import commitment, deal_seed
 from trumps.records import replay, verify
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import Error, Event, GameOver, TableState
+from trumps.server.wire.protocol import Error, Event, GameOver, TableState
 from trumps.store import SqlStore
 
 MINE = "0123456789abcdef" * 4

@@ -13,11 +13,14 @@ from typing import Any
 
 from server.hubkit import create, decoded, hint, my_turn, next_of, said
 from trumps.ai.base import Decision
-from trumps.server.botplay import BOTS_IDLE_END, HINT_LEVEL, UNSTARTED_END
-from trumps.server.bots import BotRequest, BotRunner, Kind
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.lobby import LOBBY_PAGE
-from trumps.server.protocol import (
+from trumps.server.identity.sessions import Sessions
+from trumps.server.limits.quota import FairUse
+from trumps.server.matchmaking.lobby import LOBBY_PAGE
+from trumps.server.tables.botplay import BOTS_IDLE_END, HINT_LEVEL, UNSTARTED_END
+from trumps.server.tables.bots import BotRequest, BotRunner, Kind
+from trumps.server.tables.timing import ManualTime
+from trumps.server.wire.protocol import (
     Error,
     Event,
     Hint,
@@ -26,9 +29,6 @@ from trumps.server.protocol import (
     TableState,
     Welcome,
 )
-from trumps.server.quota import FairUse
-from trumps.server.sessions import Sessions
-from trumps.server.timing import ManualTime
 from trumps.store import SqlStore
 
 SECRET = "fair-test-secret-0123456789"

@@ -25,7 +25,7 @@ from websockets.exceptions import WebSocketException
 from server.e2e import Client, Msg, ServerProc, hidden_cards_sent, run
 from trumps.games import Game, new_game
 from trumps.records import replay
-from trumps.server.projection import LOG_IN_SNAPSHOT
+from trumps.server.tables.projection import LOG_IN_SNAPSHOT
 from trumps.store import SqlStore
 
 Serve = Callable[..., ServerProc]

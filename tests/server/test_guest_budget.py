@@ -17,9 +17,9 @@ from click.testing import CliRunner
 
 from server.hubkit import decoded, run_hub, said
 from trumps.cli import cli
-from trumps.server.app import SETTINGS_ENV, ServerSettings, app_from_env, settings_env
 from trumps.server.hub import GUEST_WINDOW, GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
-from trumps.server.protocol import Error, Welcome
+from trumps.server.transport.app import SETTINGS_ENV, ServerSettings, app_from_env, settings_env
+from trumps.server.wire.protocol import Error, Welcome
 from trumps.store import SqlStore
 
 SECRET = "guest-budget-secret-0123456789"

@@ -12,7 +12,7 @@ from typing import Any
 
 from server.hubkit import next_of, run_hub, said
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import (
+from trumps.server.wire.protocol import (
     ChatPosted,
     Error,
     GameOver,

@@ -33,8 +33,8 @@ from server.e2e import TIMEOUT, Client, Msg, ServerProc, connected, strings_in
 from server.e2e import run as run_clients
 from server.hubkit import hello
 from server.scenekit import Pool, Scene, open_table, ping_pong, run_pool, snapshot
-from trumps.server.app import ServerSettings, create_app
-from trumps.server.sessions import SESSION_IDLE, Sessions
+from trumps.server.identity.sessions import SESSION_IDLE, Sessions
+from trumps.server.transport.app import ServerSettings, create_app
 from trumps.store import SqlStore
 from trumps.web import STATIC
 
@@ -262,7 +262,7 @@ WEB = STATIC.parent  # the package the server serves
 OUTSIDE = [
     WEB / "__init__.py",
     WEB / "i18n.py",
-    WEB.parent / "server" / "app.py",
+    WEB.parent / "server" / "transport" / "app.py",
     WEB / "locale" / "messages.pot",
     Path("/etc/passwd"),
 ]

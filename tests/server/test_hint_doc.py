@@ -14,7 +14,7 @@ import msgspec
 import trumps
 from trumps.ai import make_bot
 from trumps.ai.base import Limits
-from trumps.server.botplay import HINT_LEVEL, hint_message
+from trumps.server.tables.botplay import HINT_LEVEL, hint_message
 
 ROOT = Path(__file__).resolve().parents[2]
 

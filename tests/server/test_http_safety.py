@@ -15,8 +15,8 @@ import pytest
 from starlette.applications import Starlette
 
 from server.appkit import client, running
-from trumps.server.accounts import MAX_BODY_BYTES
-from trumps.server.app import ServerSettings, create_app
+from trumps.server.identity.accounts import MAX_BODY_BYTES
+from trumps.server.transport.app import ServerSettings, create_app
 from trumps.web import STATIC
 
 SECRET = "http-safety-test-secret-0123456789"

@@ -13,7 +13,8 @@ from typing import Any
 
 from server.hubkit import SECRET, hello, next_of, run_hub, said, to_move
 from trumps.server.hub import Hub, HubOptions
-from trumps.server.protocol import (
+from trumps.server.identity.sessions import Sessions
+from trumps.server.wire.protocol import (
     Error,
     Event,
     GameOver,
@@ -21,7 +22,6 @@ from trumps.server.protocol import (
     Rematch,
     TableState,
 )
-from trumps.server.sessions import Sessions
 from trumps.store import SqlStore
 
 

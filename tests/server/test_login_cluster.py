@@ -19,10 +19,10 @@ from server.appkit import running
 from server.e2e import postgres_database
 from server.redis_env import REDIS_URL, need_redis
 from store.postgres import need_postgres
-from trumps.server.accounts import Accounts, LoginLimits
-from trumps.server.app import ServerSettings, create_app
-from trumps.server.quota import Counters
-from trumps.server.sessions import Sessions
+from trumps.server.identity.accounts import Accounts, LoginLimits
+from trumps.server.identity.sessions import Sessions
+from trumps.server.limits.quota import Counters
+from trumps.server.transport.app import ServerSettings, create_app
 from trumps.store import SqlStore
 
 SECRET = "login-cluster-secret-0123456789"

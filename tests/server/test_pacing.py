@@ -19,10 +19,10 @@ from server.hubkit import hello, next_of, said
 from trumps.games import new_game
 from trumps.host.pacing import HAND_WAIT, PACES
 from trumps.server.hub import Hub, HubOptions
-from trumps.server.protocol import Error, Event, ServerMessage, TableState
-from trumps.server.sessions import Sessions
-from trumps.server.table import Act, ContinueCmd, Join, Table, TableConfig
-from trumps.server.timing import ManualTime
+from trumps.server.identity.sessions import Sessions
+from trumps.server.tables.table import Act, ContinueCmd, Join, Table, TableConfig
+from trumps.server.tables.timing import ManualTime
+from trumps.server.wire.protocol import Error, Event, ServerMessage, TableState
 from trumps.store import SqlStore
 
 STEP = 0.05  # seconds manual time moves per look

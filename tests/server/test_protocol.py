@@ -17,9 +17,9 @@ from trumps.ai import BOTS, Limits, make_bot
 from trumps.games import GAMES, new_game
 from trumps.games.base import REASONS
 from trumps.games.kozyri import Kozyri
-from trumps.server import protocol as p
-from trumps.server import wiretypes as w
-from trumps.server.botplay import hint_message
+from trumps.server.tables.botplay import hint_message
+from trumps.server.wire import protocol as p
+from trumps.server.wire import wiretypes as w
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -251,7 +251,7 @@ def test_schema_lists_every_message_type() -> None:
 
 def test_schema_command_prints_the_schema() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "trumps.server.protocol"],
+        [sys.executable, "-m", "trumps.server.wire.protocol"],
         check=True,
         capture_output=True,
         text=True,
@@ -340,11 +340,22 @@ def _limit_rows() -> list[tuple[str, str, list[str]]]:
 
 
 def _resolve(name: str) -> Any:
+    """``folder.module.NAME`` (or ``module.NAME``) under ``trumps.server``: the object."""
     import importlib
+    import importlib.util
 
-    module, *attrs = name.split(".")
-    obj: Any = importlib.import_module(f"trumps.server.{module}")
-    for attr in attrs:
+    def is_module(dotted: str) -> bool:
+        try:
+            return importlib.util.find_spec(dotted) is not None
+        except ModuleNotFoundError:  # a name inside a module, not a module
+            return False
+
+    parts = name.split(".")
+    k = next(
+        k for k in range(len(parts) - 1, 0, -1) if is_module("trumps.server." + ".".join(parts[:k]))
+    )
+    obj: Any = importlib.import_module("trumps.server." + ".".join(parts[:k]))
+    for attr in parts[k:]:
         obj = getattr(obj, attr)
     return obj
 

@@ -1,4 +1,4 @@
-"""Budgets and held sets (``trumps.server.quota``): in one process, and shared by the
+"""Budgets and held sets (``trumps.server.limits.quota``): in one process, and shared by the
 processes of a service through Redis (two ``Counters`` on one Redis are two processes)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 import redis.asyncio as redis
 
 from server.redis_env import REDIS_URL, fresh_prefix, need_redis
-from trumps.server.quota import Counters, Unavailable, address_key
+from trumps.server.limits.quota import Counters, Unavailable, address_key
 
 
 def test_a_budget_refuses_past_its_limit_and_starts_again_next_window() -> None:

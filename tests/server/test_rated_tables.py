@@ -12,11 +12,11 @@ import pytest
 
 from server.hubkit import hello, next_of, run_hub, said
 from trumps.ratings import NEW, Rating, glicko2
-from trumps.server.busmessages import Rejoin
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import Error, Event, GameOver, Hint, JoinTable, TableState, Waiting
-from trumps.server.quota import FairUse
-from trumps.server.table import Table
+from trumps.server.limits.quota import FairUse
+from trumps.server.service.busmessages import Rejoin
+from trumps.server.tables.table import Table
+from trumps.server.wire.protocol import Error, Event, GameOver, Hint, JoinTable, TableState, Waiting
 from trumps.store import SqlStore
 
 BOT = Rating(1700.0, 60.0)

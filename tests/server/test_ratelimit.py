@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trumps.server.ratelimit import RateLimit
+from trumps.server.limits.ratelimit import RateLimit
 
 
 class Clock:

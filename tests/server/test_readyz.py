@@ -23,9 +23,9 @@ from starlette.applications import Starlette
 
 from server.appkit import client, running
 from server.outage import UnreachableStore
-from trumps.server.app import ServerSettings, create_app
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import Error, TableState, Welcome
+from trumps.server.transport.app import ServerSettings, create_app
+from trumps.server.wire.protocol import Error, TableState, Welcome
 from trumps.store import Fenced, SqlStore, TableWrite
 
 SECRET = "readyz-test-secret-0123456789"

@@ -28,7 +28,7 @@ from trumps.ai import BOTS
 from trumps.cli import cli
 from trumps.ratings import FAMILIES, Rating, calibration_json
 from trumps.server import run as server_run
-from trumps.server.app import SETTINGS_ENV, app_from_env, bot_calibration
+from trumps.server.transport.app import SETTINGS_ENV, app_from_env, bot_calibration
 from trumps.web import STATIC
 from trumps.web.i18n import catalog_json
 
@@ -258,7 +258,7 @@ def test_workers_get_their_settings_from_the_environment(
     assert "2 processes" in result.output and "redis://:***@127.0.0.1:6379/0" in result.output
     assert "hush" not in result.output
     assert opened["checked"] == [PG, redis_url] and opened["migrated"] == PG
-    assert opened["app"] == "trumps.server.app:app_from_env"
+    assert opened["app"] == "trumps.server.transport.app:app_from_env"
     assert opened["factory"] is True and opened["workers"] == 2 and opened["port"] == 8124
     secret = (tmp_path / "secret.key").read_text().strip()
     options = {k: v for k, v in opened.items() if k != "env"}

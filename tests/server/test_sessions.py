@@ -29,11 +29,11 @@ from server.appkit import (
     running,
 )
 from server.hubkit import hello, next_of, run_cluster, said
-from trumps.server.app import ServerSettings, create_app
-from trumps.server.auth import Passwords
 from trumps.server.hub import Connection, Hub
-from trumps.server.protocol import Error, Pong, TableState
-from trumps.server.sessions import SESSION_ENDED, Sessions
+from trumps.server.identity.auth import Passwords
+from trumps.server.identity.sessions import SESSION_ENDED, Sessions
+from trumps.server.transport.app import ServerSettings, create_app
+from trumps.server.wire.protocol import Error, Pong, TableState
 from trumps.store import SqlStore
 from trumps.store._tables import players
 

@@ -9,9 +9,9 @@ import pytest
 
 from server.tablekit import Watched, collect_until_over, run
 from trumps.games import new_game
-from trumps.server.protocol import Event, TableState
-from trumps.server.table import Join, ResyncCmd, Table, TableConfig
-from trumps.server.wiretypes import BotPace
+from trumps.server.tables.table import Join, ResyncCmd, Table, TableConfig
+from trumps.server.wire.protocol import Event, TableState
+from trumps.server.wire.wiretypes import BotPace
 
 
 @pytest.mark.parametrize(("game_id", "players", "seed"), [("twentyfive", 3, 7), ("kozyri", 2, 3)])

@@ -14,7 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.e2e import ServerProc
-from trumps.server.sockets import FILE_RESERVE, SocketGate, socket_budget
+from trumps.server.limits.sockets import FILE_RESERVE, SocketGate, socket_budget
 
 CAP = 3
 

@@ -14,9 +14,9 @@ from server.hubkit import hello, next_of, run_hub, said
 from server.tablekit import Watched, run
 from trumps.games import new_game
 from trumps.server.hub import Hub
-from trumps.server.protocol import ChatPosted, Spectators, TableState
-from trumps.server.table import Chat, Disconnect, Join, Leave, Table
-from trumps.server.wiretypes import MAX_SPECTATOR_NAMES
+from trumps.server.tables.table import Chat, Disconnect, Join, Leave, Table
+from trumps.server.wire.protocol import ChatPosted, Spectators, TableState
+from trumps.server.wire.wiretypes import MAX_SPECTATOR_NAMES
 from trumps.store import SqlStore
 
 

@@ -7,13 +7,7 @@ import pytest
 from server.tablekit import Watched, collect_until_over, run
 from trumps.games import new_game
 from trumps.records import replay
-from trumps.server.protocol import (
-    Error,
-    Event,
-    GameOver,
-    TableState,
-)
-from trumps.server.table import (
+from trumps.server.tables.table import (
     Act,
     Disconnect,
     Join,
@@ -22,6 +16,12 @@ from trumps.server.table import (
     Table,
     TableConfig,
     TableNotOver,
+)
+from trumps.server.wire.protocol import (
+    Error,
+    Event,
+    GameOver,
+    TableState,
 )
 
 

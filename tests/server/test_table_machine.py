@@ -34,17 +34,8 @@ from trumps.ai import Decision
 from trumps.cards import RANKS, SUITS
 from trumps.games import Game, new_game
 from trumps.records import replay
-from trumps.server.bots import BotRequest, BotRunner, Kind
-from trumps.server.protocol import (
-    ChatPosted,
-    Event,
-    GameOver,
-    Hint,
-    ServerMessage,
-    TableState,
-    TimeControl,
-)
-from trumps.server.table import (
+from trumps.server.tables.bots import BotRequest, BotRunner, Kind
+from trumps.server.tables.table import (
     Act,
     Chat,
     Disconnect,
@@ -56,7 +47,16 @@ from trumps.server.table import (
     Table,
     TableConfig,
 )
-from trumps.server.timing import ManualTime
+from trumps.server.tables.timing import ManualTime
+from trumps.server.wire.protocol import (
+    ChatPosted,
+    Event,
+    GameOver,
+    Hint,
+    ServerMessage,
+    TableState,
+    TimeControl,
+)
 
 # (game, players, rules, a fixed deal or None for the drawn seed)
 GAMES: list[tuple[str, int, dict[str, Any] | None, int | None]] = [

@@ -15,9 +15,8 @@ from server.tablekit import Watched, run
 from trumps.games import new_game
 from trumps.records import replay
 from trumps.server.hub import Hub, HubOptions
-from trumps.server.protocol import Error, Event, ServerMessage, TableState
-from trumps.server.sessions import Sessions
-from trumps.server.table import (
+from trumps.server.identity.sessions import Sessions
+from trumps.server.tables.table import (
     Act,
     Disconnect,
     Join,
@@ -26,6 +25,7 @@ from trumps.server.table import (
     TakebackAnswerCmd,
     TakebackCmd,
 )
+from trumps.server.wire.protocol import Error, Event, ServerMessage, TableState
 from trumps.store import SqlStore
 
 SECRET = "takeback-test-secret-0123456789"

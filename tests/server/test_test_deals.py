@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 
 from trumps.games import new_game
-from trumps.server.app import ServerSettings, create_app
-from trumps.server.protocol import Event, GameOver, TableState, Welcome
+from trumps.server.transport.app import ServerSettings, create_app
+from trumps.server.wire.protocol import Event, GameOver, TableState, Welcome
 
 SECRET = "test-deals-secret-0123456789abcdef"
 

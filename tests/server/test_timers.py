@@ -16,13 +16,20 @@ import pytest
 from server.hubkit import hello, next_of, said
 from server.outage import UnreachableStore
 from trumps.games import new_game
-from trumps.server.clock import TIMEOUT_FLOOR, FischerClocks
 from trumps.server.hub import Connection, Hub, HubOptions
-from trumps.server.protocol import Error, Event, GameOver, ServerMessage, TableState, TimeControl
-from trumps.server.sessions import Sessions
-from trumps.server.table import Act, Disconnect, Join, Leave, ResyncCmd, Table, TableConfig
+from trumps.server.identity.sessions import Sessions
+from trumps.server.tables.clock import TIMEOUT_FLOOR, FischerClocks
+from trumps.server.tables.table import Act, Disconnect, Join, Leave, ResyncCmd, Table, TableConfig
+from trumps.server.tables.timing import ManualTime
 from trumps.server.tasks import stop_tasks, wait_event
-from trumps.server.timing import ManualTime
+from trumps.server.wire.protocol import (
+    Error,
+    Event,
+    GameOver,
+    ServerMessage,
+    TableState,
+    TimeControl,
+)
 
 
 def run(main: Callable[[], Awaitable[None]]) -> None:
@@ -284,7 +291,7 @@ def test_a_default_move_is_made_even_when_the_bot_fails(monkeypatch: pytest.Monk
             raise AttributeError("a bot bug")
 
     async def main() -> None:
-        import trumps.server.table as table_module
+        import trumps.server.tables.table as table_module
 
         monkeypatch.setattr(table_module, "make_bot", lambda level, game: Broken())
         time = ManualTime()

@@ -12,8 +12,8 @@ from pathlib import Path
 from server.hubkit import hello, run_hub, said, to_move
 from trumps.games import GAMES, new_game
 from trumps.server.hub import Hub
-from trumps.server.projection import why_msg
-from trumps.server.protocol import Error, Event, TableState
+from trumps.server.tables.projection import why_msg
+from trumps.server.wire.protocol import Error, Event, TableState
 from trumps.store import SqlStore
 
 

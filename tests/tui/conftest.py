@@ -3,14 +3,9 @@ SQLite file, bots thinking 0.02 s, tables dealt at random)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.e2e import ServerProc
 

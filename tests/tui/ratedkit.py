@@ -7,23 +7,18 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from server.e2e import Client as WsClient
+from server.e2e import ServerProc
+from store.ratedgames import resigned_duel
 from trumps.ai import Limits, make_bot
 from trumps.records import record_of
 from trumps.store import RatingPlan, SqlStore, TableWrite
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.table import TableScreen
-
-if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from server.e2e import Client as WsClient
-from server.e2e import ServerProc
-from store.ratedgames import resigned_duel
 
 TIMEOUT = 30.0  # seconds any one wait may take
 SIZE = (120, 40)

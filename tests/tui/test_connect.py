@@ -35,10 +35,9 @@ from trumps.tui.connect.text import choices, feed_text
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tuikit import SIZE, TIMEOUT, until
-
 from server.e2e import Client as WsClient
 from server.e2e import ServerProc, connected
+from tui.tuikit import SIZE, TIMEOUT, until
 
 GAME_TIMEOUT = 120.0  # seconds a whole game may take (a few dozen moves, usually ~10 s)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import trumps
+from server.e2e import ServerProc
 from trumps.ai.analysis import Budget, analyze_game
 from trumps.ai.base import Limits
 from trumps.ai.simple import EasyBot
@@ -29,14 +29,8 @@ from trumps.store import SqlStore, TableWrite
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.analysistext import graph_text, mark_line, marked_plies, summary_text
 from trumps.tui.connect.history import ReplayScreen
-
-if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for ratedkit's imports
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from ratedkit import SIZE, database, signed_in_app, start_server
-from tuikit import until
-
-from server.e2e import ServerProc
+from tui.ratedkit import SIZE, database, signed_in_app, start_server
+from tui.tuikit import until
 
 NAMES = ["Ann", "Ben", "Cy"]
 FAR = 10 * 365 * 86400.0  # a heartbeat this far ahead never goes stale during a test

@@ -18,9 +18,8 @@ from trumps.tui.connect.table import TableScreen
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tuikit import SIZE, until
-
 from server.e2e import ServerProc
+from tui.tuikit import SIZE, until
 
 
 async def open_form(pilot: Pilot[None], app: ConnectApp) -> None:

@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ratedkit import SIZE, database, prefill, signed_in_app, start_server
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
-from tuikit import until
 
 from server.e2e import ServerProc, free_port
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.ladder import LeaderboardScreen, ProfileScreen
 from trumps.tui.connect.lobby import LobbyScreen
 from trumps.tui.connect.ratingtext import BARS, sparkline
+from tui.ratedkit import SIZE, database, prefill, signed_in_app, start_server
+from tui.tuikit import until
 
 # Ann beats Ben two games in three over 24 games: both settle on the leaderboard (10 rated
 # games and a deviation under 110).  Cy has played Ann twice: still provisional.

@@ -13,7 +13,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ratedkit import (
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
+
+from server.e2e import ServerProc, connected
+from trumps.tui.connect import ConnectApp
+from trumps.tui.connect.dialogs import SignIn
+from trumps.tui.connect.form import GUEST_CASUAL, RATED_CLOCK_NOTE, GameForm
+from trumps.tui.connect.lobby import LobbyScreen
+from trumps.tui.connect.model import NO_HINTS_RATED, TableModel
+from tui.ratedkit import (
     PASSWORD,
     SIZE,
     account,
@@ -24,16 +33,7 @@ from ratedkit import (
     signed_in_app,
     start_server,
 )
-from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
-from tuikit import until
-
-from server.e2e import ServerProc, connected
-from trumps.tui.connect import ConnectApp
-from trumps.tui.connect.dialogs import SignIn
-from trumps.tui.connect.form import GUEST_CASUAL, RATED_CLOCK_NOTE, GameForm
-from trumps.tui.connect.lobby import LobbyScreen
-from trumps.tui.connect.model import NO_HINTS_RATED, TableModel
+from tui.tuikit import until
 
 # The bots' fixed ratings on this server: in the duel, hard and expert only.
 BOT_RATINGS = {"kozyri-duel": {"hard": 1700.0, "expert": 1800.0}}

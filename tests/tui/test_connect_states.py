@@ -24,9 +24,8 @@ from trumps.tui.connect.table import TableScreen
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tuikit import TIMEOUT, until
-
 from server.e2e import ServerProc, connected
+from tui.tuikit import TIMEOUT, until
 
 
 def test_offline_says_so_and_ctrl_r_retries_at_once(tmp_path: Path) -> None:

@@ -18,9 +18,8 @@ from trumps.tui.connect.table import TableScreen
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for server.e2e
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tuikit import SIZE, until
-
 from server.e2e import Client, ServerProc
+from tui.tuikit import SIZE, until
 
 
 def kinds(screen: TableScreen) -> list[str]:

@@ -3,7 +3,7 @@ who lost the connection and is not back within the grace period is *away* (a bot
 until they come back); a player who left on purpose *left* (a bot plays the seat for good),
 in the log and on the seat, live and after a snapshot.
 
-A real table (``trumps.server.table.Table`` on manual time) makes the events; what it sends
+A real table (``trumps.server.tables.table.Table`` on manual time) makes the events; what it sends
 the other player goes through JSON, as on the wire, into the client's model, and the log
 and seats are read as the screen shows them."""
 
@@ -15,9 +15,9 @@ import json
 import msgspec
 
 from trumps.games import new_game
-from trumps.server.protocol import ServerMessage
-from trumps.server.table import Disconnect, Join, Leave, ResyncCmd, Table, TableConfig
-from trumps.server.timing import ManualTime
+from trumps.server.tables.table import Disconnect, Join, Leave, ResyncCmd, Table, TableConfig
+from trumps.server.tables.timing import ManualTime
+from trumps.server.wire.protocol import ServerMessage
 from trumps.tui.connect.model import ClientState, Msg, TableModel
 from trumps.tui.connect.text import feed_text, seats_text
 

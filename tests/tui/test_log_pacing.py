@@ -13,10 +13,10 @@ from typing import Any
 import msgspec
 
 from trumps import Game, new_game
-from trumps.server.protocol import TimeControl
-from trumps.server.table import Join, ResyncCmd, Table, TableConfig
-from trumps.server.timing import ManualTime
-from trumps.server.wiretypes import OnTimeout
+from trumps.server.tables.table import Join, ResyncCmd, Table, TableConfig
+from trumps.server.tables.timing import ManualTime
+from trumps.server.wire.protocol import TimeControl
+from trumps.server.wire.wiretypes import OnTimeout
 from trumps.tui.connect.model import ClientState, TableModel
 from trumps.tui.connect.text import choice_label, feed_text
 

@@ -20,7 +20,7 @@ import trumps
 from store.ratedgames import resigned_duel
 from trumps.ratings import Rating
 from trumps.records import record_of
-from trumps.server.auth import Passwords
+from trumps.server.identity.auth import Passwords
 from trumps.store import RatingPlan, SqlStore, TableWrite
 
 PASSWORD = "correct horse battery staple 42"

@@ -26,8 +26,8 @@ import trumps
 from server.e2e import ServerProc
 from trumps.ai.analysis import Analysis, Budget, analyze_game, judged_plies
 from trumps.records import record_of
-from trumps.server.analysisapi import AnalysisLimits
-from trumps.server.auth import Passwords
+from trumps.server.api.analysisapi import AnalysisLimits
+from trumps.server.identity.auth import Passwords
 from trumps.store import SqlStore, TableWrite
 from web.a11y import axe, severe
 from web.kit import SHOTS, Run, open_page

@@ -12,7 +12,7 @@ from playwright.async_api import Browser, expect
 from websockets.asyncio.client import connect
 
 from server.e2e import ServerProc
-from trumps.server.lobby import LOBBY_PAGE
+from trumps.server.matchmaking.lobby import LOBBY_PAGE
 from web.kit import Run, open_page
 
 MAKERS, EACH = 6, 9  # 54 public tables: more than a page, each maker under its own cap

@@ -11,7 +11,7 @@ from typing import cast
 import click
 
 from trumps.commands.extras import needs_extra
-from trumps.server.quota import FairUse
+from trumps.server.limits.quota import FairUse
 
 __all__ = ["serve"]
 
@@ -249,10 +249,10 @@ def serve(
 ) -> None:
     """Run the online game server: lobby, tables, bots and the page, at http://HOST:PORT/."""
     with needs_extra("server", "trumps serve"):
-        from trumps.server.app import bot_calibration
         from trumps.server.run import serve as run_server
         from trumps.server.run import service_problem
-        from trumps.server.wiretypes import BotPace
+        from trumps.server.transport.app import bot_calibration
+        from trumps.server.wire.wiretypes import BotPace
         from trumps.web import STATIC
         from trumps.web.i18n import LANGS, catalog_json
         from trumps.web.icons import icons_folder

@@ -1,7 +1,7 @@
 """What a client may offer: the games, their player counts, presets and rule options, and
 the bot levels, built from the registries (``trumps.games.GAMES``, ``trumps.ai.BOTS``).
 
-Served as the server's ``GET /api/catalog`` (``trumps.server.catalog``) and written beside
+Served as the server's ``GET /api/catalog`` (``trumps.server.api.catalog``) and written beside
 a static site (``trumps site``), so that no client keeps its own copy of these lists::
 
     {"games": [{"id": "kozyri", "title": "Svoi Kozyri",

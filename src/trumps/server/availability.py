@@ -12,12 +12,12 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
-from trumps.server.commit import one_line, unreachable
+from trumps.server.tables.commit import one_line, unreachable
 
 if TYPE_CHECKING:
-    from trumps.server.commit import GroupCommit
     from trumps.server.hubparts import ClusterLink
-    from trumps.server.lobby import LiveTable
+    from trumps.server.matchmaking.lobby import LiveTable
+    from trumps.server.tables.commit import GroupCommit
     from trumps.store import Store
 
 __all__ = ["PROBE_TIMEOUT", "Availability"]

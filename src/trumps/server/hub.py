@@ -2,11 +2,11 @@
 
 Everything a connection says arrives through ``Hub.handle`` as raw frames; the hub decodes
 them (``protocol.decode_client``), answers hello, table creation and rematches itself, lets
-the ``Lobby`` and ``QuickMatches`` (``trumps.server.lobby``) answer the lobby's requests, and
+the ``Lobby`` and ``QuickMatches`` (``trumps.server.matchmaking.lobby``) answer the lobby's requests, and
 passes table requests to the table's own writer task (``Table``), which is the only code
 that touches a game.  The hub is each table's ``TableListener``: what a command changed at a
 table (its events, chat, seats, the finished record) is stored through the group commit
-(``trumps.server.commit``: the writes of every table in a few milliseconds share one
+(``trumps.server.tables.commit``: the writes of every table in a few milliseconds share one
 transaction) before anyone is told of it.  On start it resumes every table from the store,
 started or still waiting for players, so a restart (even after ``kill -9``) loses nothing
 anyone has seen.  While the store cannot be reached, requests that need it are refused with
@@ -17,7 +17,7 @@ process too stops being ready (``ready``) while its store is away, and is ready 
 itself when it is back.
 
 No sockets here either: a connection is an outbox queue drained by the transport
-(``trumps.server.app``), which makes the hub testable without a network.
+(``trumps.server.transport.app``), which makes the hub testable without a network.
 """
 
 from __future__ import annotations
@@ -37,23 +37,33 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from trumps.errors import TrumpsError
 from trumps.records import InvalidRecord, replay
-from trumps.server.auth import BadToken
 from trumps.server.availability import Availability
-from trumps.server.bots import BotRunner
-from trumps.server.bus import RemoteConn
-from trumps.server.busmessages import Disconnected, TableRequest
-from trumps.server.cluster import LEASE, Cluster
-from trumps.server.commit import GroupCommit, one_line
-from trumps.server.connection import Connection
 from trumps.server.hubparts import (
     GUEST_WINDOW,
     GUESTS_PER_ADDRESS,
     HubOptions,
     refuse,
 )
-from trumps.server.lobby import LOBBY_PAGE, LiveTable, Lobby
-from trumps.server.localcluster import LocalCluster
-from trumps.server.protocol import (
+from trumps.server.identity.auth import BadToken
+from trumps.server.identity.sessions import SESSION_ENDED, Sessions
+from trumps.server.limits.quota import Counters, address_key
+from trumps.server.limits.ratelimit import RateLimit
+from trumps.server.matchmaking.lobby import LOBBY_PAGE, LiveTable, Lobby
+from trumps.server.matchmaking.tablemaking import TableRequests
+from trumps.server.service.bus import RemoteConn
+from trumps.server.service.busmessages import Disconnected, TableRequest
+from trumps.server.service.cluster import LEASE, Cluster
+from trumps.server.service.localcluster import LocalCluster
+from trumps.server.tables.bots import BotRunner
+from trumps.server.tables.commit import GroupCommit, one_line
+from trumps.server.tables.table import (
+    Disconnect,
+    Join,
+    Table,
+)
+from trumps.server.tasks import Background, stop_tasks
+from trumps.server.transport.connection import Connection
+from trumps.server.wire.protocol import (
     CancelQuickMatch,
     ChatSend,
     ClientMessage,
@@ -72,17 +82,7 @@ from trumps.server.protocol import (
     Welcome,
     decode_client,
 )
-from trumps.server.quota import Counters, address_key
-from trumps.server.ratelimit import RateLimit
-from trumps.server.sessions import SESSION_ENDED, Sessions
-from trumps.server.table import (
-    Disconnect,
-    Join,
-    Table,
-)
-from trumps.server.tablemaking import TableRequests
-from trumps.server.tasks import Background, stop_tasks
-from trumps.server.wiretypes import PROTOCOL_VERSION, ProtocolError, SeatKind
+from trumps.server.wire.wiretypes import PROTOCOL_VERSION, ProtocolError, SeatKind
 from trumps.store import Fenced, RunningTable, Store
 
 __all__ = ["GUESTS_PER_ADDRESS", "GUEST_WINDOW", "Connection", "Hub", "HubOptions", "LiveTable"]

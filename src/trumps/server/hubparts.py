@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
 from trumps.ratings import Rating
-from trumps.server.bus import RemoteConn
-from trumps.server.busmessages import TableRequest
-from trumps.server.connection import Connection
-from trumps.server.lobby import LiveTable, Lobby
-from trumps.server.protocol import Error, QuickMatch, RuleFault, ServerMessage
-from trumps.server.quota import FairUse
-from trumps.server.timing import TimeSource
-from trumps.server.wiretypes import BotPace, ErrorCode
+from trumps.server.limits.quota import FairUse
+from trumps.server.matchmaking.lobby import LiveTable, Lobby
+from trumps.server.service.bus import RemoteConn
+from trumps.server.service.busmessages import TableRequest
+from trumps.server.tables.timing import TimeSource
+from trumps.server.transport.connection import Connection
+from trumps.server.wire.protocol import Error, QuickMatch, RuleFault, ServerMessage
+from trumps.server.wire.wiretypes import BotPace, ErrorCode
 from trumps.store import RunningTable, Store
 
 if TYPE_CHECKING:

@@ -37,7 +37,11 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from trumps.server.app import (
+from trumps.server.hub import GUESTS_PER_ADDRESS
+from trumps.server.identity.auth import load_secret, make_private_dir
+from trumps.server.limits.conngate import connection_guard
+from trumps.server.limits.quota import FairUse
+from trumps.server.transport.app import (
     SETTINGS_ENV,
     WS_MAX_BYTES,
     ServerSettings,
@@ -46,11 +50,7 @@ from trumps.server.app import (
     log_no_frames,
     settings_env,
 )
-from trumps.server.auth import load_secret, make_private_dir
-from trumps.server.conngate import connection_guard
-from trumps.server.hub import GUESTS_PER_ADDRESS
-from trumps.server.quota import FairUse
-from trumps.server.wiretypes import BotPace
+from trumps.server.wire.wiretypes import BotPace
 from trumps.store import SqlStore
 
 __all__ = [
@@ -377,7 +377,7 @@ def serve(
         os.environ[SETTINGS_ENV] = settings_env(
             settings, catalogs=catalogs_ref, log_level=log_level
         )
-        app = "trumps.server.app:app_from_env"
+        app = "trumps.server.transport.app:app_from_env"
     else:
         settings.node_id = settings.node_id or default_node_id()
         app = create_app(settings)

@@ -107,7 +107,7 @@ table_chat = Table(
     Column("text", Text, nullable=False),
 )
 
-# A resume token's session: only the token's keyed digest is kept (``trumps.server.sessions``).
+# A resume token's session: only the token's keyed digest is kept (``trumps.server.identity.sessions``).
 sessions = Table(
     "sessions",
     metadata,

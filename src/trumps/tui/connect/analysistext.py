@@ -19,7 +19,7 @@ from typing import Any
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
-from trumps.server.wiretypes import clean_text
+from trumps.server.wire.wiretypes import clean_text
 from trumps.tui.cardtext import action_label
 from trumps.tui.connect.ratingtext import BARS
 from trumps.tui.whytext import hint_text

@@ -20,7 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 from trumps.errors import InvalidRules
 from trumps.games import GAMES
 from trumps.games.options import rules_from_text
-from trumps.server.wiretypes import MAX_SEATS
+from trumps.server.wire.wiretypes import MAX_SEATS
 from trumps.tui.connect.common import BOT_LEVELS
 from trumps.tui.connect.model import Msg
 from trumps.tui.connect.net import Client, HttpError

@@ -32,7 +32,7 @@ import websockets
 from platformdirs import user_data_path
 from websockets.asyncio.client import ClientConnection
 
-from trumps.server.wiretypes import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text
+from trumps.server.wire.wiretypes import MAX_NAME_CHARS, PROTOCOL_VERSION, clean_text
 from trumps.tui.connect.model import Change, ClientState, Msg
 
 __all__ = [

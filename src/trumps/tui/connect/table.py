@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Input, RichLog, Static
 
 from trumps.errors import InvalidAction
-from trumps.server.wiretypes import MAX_CHAT_CHARS
+from trumps.server.wire.wiretypes import MAX_CHAT_CHARS
 from trumps.tui.board import title_line
 from trumps.tui.cardtext import legal_words, typed_action
 from trumps.tui.connect.common import ClientScreen, say, show

@@ -1,0 +1,1 @@
+"""The HTTP API beside the game socket: the catalog, ratings, post-game analysis."""

@@ -1,0 +1,1 @@
+"""Who a player is: passwords and logins, sessions, the accounts API."""

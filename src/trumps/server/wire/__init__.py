@@ -1,0 +1,1 @@
+"""The wire vocabulary: the protocol's messages, their limits and error codes."""
