@@ -22,24 +22,7 @@ from typing import Final
 
 import msgspec
 
-from trumps.server.wire.protocol import (
-    Action,
-    ChatSend,
-    ContinueHand,
-    Contribute,
-    HintAsk,
-    JoinTable,
-    LeaveTable,
-    MessageBase,
-    RematchAsk,
-    Resign,
-    Resync,
-    ServerMessage,
-    Spectate,
-    TakebackAnswer,
-    TakebackAsk,
-    encode,
-)
+from trumps.server.wire.protocol import MessageBase, ServerMessage, TableMessage, encode
 from trumps.server.wire.wiretypes import Id
 
 __all__ = [
@@ -75,24 +58,9 @@ class Disconnected(MessageBase, tag="disconnected", kw_only=True):
     table_id: Id
 
 
-# Every request at a table, in the one form the table's owner is given it.
-TableRequest = (
-    JoinTable
-    | Spectate
-    | LeaveTable
-    | Action
-    | Resign
-    | ContinueHand
-    | ChatSend
-    | Resync
-    | HintAsk
-    | TakebackAsk
-    | TakebackAnswer
-    | RematchAsk
-    | Contribute
-    | Rejoin
-    | Disconnected
-)
+# Every request at a table, in the one form the table's owner is given it: a client's
+# (``protocol.TableMessage``) or one of the processes' own.
+TableRequest = TableMessage | Rejoin | Disconnected
 
 
 class _Envelope(msgspec.Struct, tag_field="k", kw_only=True, forbid_unknown_fields=True):

@@ -328,16 +328,12 @@ class Ping(MessageBase, tag="ping", kw_only=True):
     nonce: Annotated[int, Meta(ge=0, le=MAX_NONCE)] | None = None
 
 
-ClientMessage: TypeAlias = (
-    Hello
-    | CreateTable
-    | JoinTable
+# The requests a client makes at one table (each names it by ``table_id``): the hub passes
+# them, unchanged, to the table here or to the process that owns it.
+TableMessage: TypeAlias = (
+    JoinTable
     | LeaveTable
     | Spectate
-    | ListTables
-    | QuickMatch
-    | CancelQuickMatch
-    | PlayComputer
     | Action
     | Resign
     | ContinueHand
@@ -348,7 +344,17 @@ ClientMessage: TypeAlias = (
     | TakebackAnswer
     | RematchAsk
     | Contribute
+)
+
+ClientMessage: TypeAlias = (
+    Hello
+    | CreateTable
+    | ListTables
+    | QuickMatch
+    | CancelQuickMatch
+    | PlayComputer
     | Ping
+    | TableMessage
 )
 
 # ---------------------------------------------------------------- server → client
