@@ -29,6 +29,7 @@ from trumps.host.archive import start_of
 from trumps.records import record_of
 from trumps.server.api import analysisapi
 from trumps.server.api.analysisapi import AnalysisApi, AnalysisLimits
+from trumps.server.hubparts import HubOptions
 from trumps.server.tables.bots import BotRunner
 from trumps.server.transport.app import ServerSettings, create_app
 from trumps.store import SqlStore
@@ -51,7 +52,7 @@ def run(tmp_path: Path, body: Body, limits: AnalysisLimits = LIMITS) -> None:
     async def main() -> None:
         db = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}"
         settings = ServerSettings(
-            db=db, secret=SECRET, bot_time=0.01, freeze_gc=False, analysis=limits
+            db=db, secret=SECRET, hub=HubOptions(bot_time=0.01), freeze_gc=False, analysis=limits
         )
         app = create_app(settings)
         async with running(app), http_client(app) as http:

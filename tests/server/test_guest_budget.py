@@ -126,9 +126,9 @@ def test_trumps_serve_takes_the_guest_budget(
     assert refused.exit_code == 2 and "--guests-per-address" in refused.output
     # A worker of ``--workers N`` reads it from the environment.
     settings = ServerSettings(db=f"sqlite+aiosqlite:///{tmp_path / 'w.db'}", secret=SECRET,
-                              guests_per_address=9)  # fmt: skip
+                              hub=HubOptions(guests_per_address=9))  # fmt: skip
     sent = settings_env(settings)
-    assert json.loads(sent)["guests_per_address"] == 9
+    assert json.loads(sent)["hub"]["guests_per_address"] == 9
     monkeypatch.setenv(SETTINGS_ENV, sent)
     app = app_from_env()
     assert SETTINGS_ENV not in os.environ

@@ -33,6 +33,7 @@ from server.e2e import TIMEOUT, Client, Msg, ServerProc, connected, strings_in
 from server.e2e import run as run_clients
 from server.hubkit import hello
 from server.scenekit import Pool, Scene, open_table, ping_pong, run_pool, snapshot
+from trumps.server.hubparts import HubOptions
 from trumps.server.identity.sessions import SESSION_IDLE, Sessions
 from trumps.server.transport.app import ServerSettings, create_app
 from trumps.store import SqlStore
@@ -61,8 +62,9 @@ def test_a_session_idle_too_long_is_refused_at_hello_and_over_http(tmp_path: Pat
 
     async def main() -> None:
         store = NoSweep(f"sqlite+aiosqlite:///{tmp_path / 'idle.db'}")
-        app = create_app(ServerSettings(db=store.url, secret=SECRET, bot_time=0.01,
-                                        freeze_gc=False), store)  # fmt: skip
+        app = create_app(ServerSettings(db=store.url, secret=SECRET,
+                                        hub=HubOptions(bot_time=0.01), freeze_gc=False),
+                         store)  # fmt: skip
         sessions: Sessions = app.state.server.sessions
         now = [1_000_000.0]
         sessions.clock = lambda: now[0]

@@ -15,6 +15,7 @@ import pytest
 from starlette.applications import Starlette
 
 from server.appkit import client, running
+from trumps.server.hubparts import HubOptions
 from trumps.server.identity.accounts import MAX_BODY_BYTES
 from trumps.server.transport.app import ServerSettings, create_app
 from trumps.web import STATIC
@@ -25,8 +26,8 @@ SECRET = "http-safety-test-secret-0123456789"
 def run(tmp_path: Path, body: Callable[[Starlette, httpx.AsyncClient], Awaitable[None]]) -> None:
     async def main() -> None:
         settings = ServerSettings(
-            db=f"sqlite+aiosqlite:///{tmp_path / 'http.db'}", secret=SECRET, bot_time=0.01,
-            freeze_gc=False, static=STATIC,
+            db=f"sqlite+aiosqlite:///{tmp_path / 'http.db'}", secret=SECRET,
+            hub=HubOptions(bot_time=0.01), freeze_gc=False, static=STATIC,
         )  # fmt: skip
         app = create_app(settings)
         async with running(app), client(app) as http:

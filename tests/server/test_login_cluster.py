@@ -19,6 +19,7 @@ from server.appkit import running
 from server.e2e import postgres_database
 from server.redis_env import REDIS_URL, need_redis
 from store.postgres import need_postgres
+from trumps.server.hubparts import HubOptions
 from trumps.server.identity.accounts import Accounts, LoginLimits
 from trumps.server.identity.sessions import Sessions
 from trumps.server.limits.quota import Counters
@@ -45,10 +46,12 @@ def two_processes(body: Body, per_address: int, per_account: int) -> None:
                     ServerSettings(
                         db=url,
                         secret=SECRET,
-                        bot_time=0.01,
+                        hub=HubOptions(
+                            bot_time=0.01,
+                            redis_url=REDIS_URL,
+                            node_id=f"login-{node}-{uuid.uuid4().hex[:8]}",
+                        ),
                         freeze_gc=False,
-                        redis_url=REDIS_URL,
-                        node_id=f"login-{node}-{uuid.uuid4().hex[:8]}",
                         login_per_minute=per_address,
                         login_per_account=per_account,
                     )

@@ -24,6 +24,7 @@ from starlette.applications import Starlette
 from server.appkit import client, running
 from server.outage import UnreachableStore
 from trumps.server.hub import Connection, Hub
+from trumps.server.hubparts import HubOptions
 from trumps.server.transport.app import ServerSettings, create_app
 from trumps.server.wire.protocol import Error, TableState, Welcome
 from trumps.store import Fenced, SqlStore, TableWrite
@@ -55,7 +56,9 @@ class HeldStore(SqlStore):
 def run(tmp_path: Path, body: Callable[[Starlette, HeldStore], Awaitable[None]]) -> None:
     async def main() -> None:
         store = HeldStore(f"sqlite+aiosqlite:///{tmp_path / 'ready.db'}")
-        settings = ServerSettings(db=store.url, secret=SECRET, bot_time=0.01, freeze_gc=False)
+        settings = ServerSettings(
+            db=store.url, secret=SECRET, hub=HubOptions(bot_time=0.01), freeze_gc=False
+        )
         app = create_app(settings, store)
         await asyncio.wait_for(body(app, store), 60)
 
@@ -156,7 +159,9 @@ def test_an_idle_process_is_not_ready_while_its_store_is_away_and_ready_again_by
 
     async def main() -> None:
         store = UnreachableStore(f"sqlite+aiosqlite:///{tmp_path / 'idle.db'}")
-        settings = ServerSettings(db=store.url, secret=SECRET, bot_time=0.01, freeze_gc=False)
+        settings = ServerSettings(
+            db=store.url, secret=SECRET, hub=HubOptions(bot_time=0.01), freeze_gc=False
+        )
         app = create_app(settings, store)
         hub: Hub = app.state.server.hub
         hub.options.probe_every = 0.02

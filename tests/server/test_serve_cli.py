@@ -264,8 +264,9 @@ def test_workers_get_their_settings_from_the_environment(
     options = {k: v for k, v in opened.items() if k != "env"}
     assert secret not in repr(options)
     sent = json.loads(opened["env"])
-    assert sent["secret"] == secret and sent["db"] == PG and sent["redis_url"] == redis_url
-    assert sent["node_id"] is None and sent["bot_workers"] == 0
+    assert sent["secret"] == secret and sent["db"] == PG and sent["hub"]["redis_url"] == redis_url
+    assert sent["hub"]["node_id"] is None and sent["hub"]["bot_workers"] == 0
+    assert sent["hub"]["bot_pace"] == "normal"  # `trumps serve`'s, not a hub in code's
 
     # One worker process: the app the factory builds from that environment.
     os.environ[SETTINGS_ENV] = opened["env"]
@@ -275,9 +276,10 @@ def test_workers_get_their_settings_from_the_environment(
     settings = server.settings
     assert settings.secret == secret and settings.static == STATIC
     assert settings.catalogs is catalog_json
-    assert settings.node_id == f"{socket.gethostname()}-{os.getpid()}"
+    assert settings.hub.node_id == f"{socket.gethostname()}-{os.getpid()}"
     assert server.hub.options.redis_url == redis_url
-    assert server.hub.options.node_id == settings.node_id
+    assert server.hub.options.node_id == settings.hub.node_id
+    assert server.hub.options.bot_pace == "normal" and server.hub.options.bot_ratings
 
 
 def test_the_database_and_redis_may_come_from_the_environment(opened: dict[str, Any]) -> None:

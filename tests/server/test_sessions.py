@@ -30,6 +30,7 @@ from server.appkit import (
 )
 from server.hubkit import hello, next_of, run_cluster, said
 from trumps.server.hub import Connection, Hub
+from trumps.server.hubparts import HubOptions
 from trumps.server.identity.auth import Passwords
 from trumps.server.identity.sessions import SESSION_ENDED, Sessions
 from trumps.server.transport.app import ServerSettings, create_app
@@ -46,7 +47,7 @@ def run(tmp_path: Path, body: Body, **settings: Any) -> None:
             ServerSettings(
                 db=f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
                 secret=SECRET,
-                bot_time=0.01,
+                hub=HubOptions(bot_time=0.01),
                 freeze_gc=False,
                 **settings,
             )

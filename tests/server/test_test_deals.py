@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from trumps.games import new_game
+from trumps.server.hubparts import HubOptions
 from trumps.server.transport.app import ServerSettings, create_app
 from trumps.server.wire.protocol import Event, GameOver, TableState, Welcome
 
@@ -25,9 +26,8 @@ def deals(tmp_path: Path, seed: int | None) -> tuple[list[tuple[int, str]], list
         settings = ServerSettings(
             db=f"sqlite+aiosqlite:///{tmp_path / 'deals.db'}",
             secret=SECRET,
-            bot_time=0.01,
+            hub=HubOptions(bot_time=0.01, seed=seed),
             freeze_gc=False,
-            seed=seed,
         )
         app = create_app(settings)
         answers: list[tuple[int, str]] = []
@@ -79,12 +79,10 @@ def bot_moves(tmp_path: Path) -> list[list[tuple[int | None, str | None]]]:
         settings = ServerSettings(
             db=f"sqlite+aiosqlite:///{tmp_path / 'bots.db'}",
             secret=SECRET,
-            bot_time=0.01,
-            bot_pace="instant",
-            per_second=1000,
-            per_minute=100_000,
+            hub=HubOptions(
+                bot_time=0.01, bot_pace="instant", per_second=1000, per_minute=100_000, seed=5
+            ),
             freeze_gc=False,
-            seed=5,
         )
         app = create_app(settings)
         games: list[list[tuple[int | None, str | None]]] = []

@@ -37,7 +37,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from trumps.server.hub import GUESTS_PER_ADDRESS
+from trumps.server.hub import GUESTS_PER_ADDRESS, HubOptions
 from trumps.server.identity.auth import load_secret, make_private_dir
 from trumps.server.limits.conngate import connection_guard
 from trumps.server.limits.quota import FairUse
@@ -339,23 +339,25 @@ def serve(
     settings = ServerSettings(
         db=url_db,
         secret=secret,
-        bot_time=bot_time,
-        seed=seed,
+        hub=HubOptions(
+            bot_time=bot_time,
+            seed=seed,
+            per_second=rate[0],
+            per_minute=rate[1],
+            bot_workers=default_bot_workers(workers) if bot_workers is None else bot_workers,
+            redis_url=redis_url,
+            node_id=node_id,
+            bot_pace=bot_pace,
+            fair=fair or FairUse(),
+            guests_per_address=guests_per_address,
+        ),
         static=static,
         device=device,
         icons=icons,
-        per_second=rate[0],
-        per_minute=rate[1],
-        bot_workers=default_bot_workers(workers) if bot_workers is None else bot_workers,
         catalogs=catalogs,
-        redis_url=redis_url,
-        node_id=node_id,
         allowed_origins=allowed_origins,
         sockets_per_address=sockets_per_address,
         hello_timeout=hello_timeout,
-        bot_pace=bot_pace,
-        fair=fair or FairUse(),
-        guests_per_address=guests_per_address,
         login_per_minute=login_limits[0],
         login_per_account=login_limits[1],
         bot_ratings=bot_ratings,
@@ -379,7 +381,7 @@ def serve(
         )
         app = "trumps.server.transport.app:app_from_env"
     else:
-        settings.node_id = settings.node_id or default_node_id()
+        settings.hub.node_id = settings.hub.node_id or default_node_id()
         app = create_app(settings)
     # Every TCP connection is counted and must send its request in time, not only the game
     # sockets the app sees (conngate); uvicorn calls it as it would its protocol class.

@@ -56,7 +56,7 @@ from trumps.ratings import Rating, load_calibration, shipped_calibration
 from trumps.server.api.analysisapi import AnalysisApi, AnalysisLimits
 from trumps.server.api.catalog import catalog_json
 from trumps.server.api.ratingapi import RatingApi, summary_json
-from trumps.server.hub import GUESTS_PER_ADDRESS, Connection, Hub, HubOptions
+from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.identity.accounts import Accounts, LoginLimits, fail
 from trumps.server.identity.auth import BadToken
 from trumps.server.identity.sessions import Sessions, client_label
@@ -67,7 +67,7 @@ from trumps.server.tables.commit import UNREACHABLE, one_line, unreachable
 from trumps.server.transport.assets import Assets
 from trumps.server.transport.device import Device
 from trumps.server.wire.protocol import json_schema
-from trumps.server.wire.wiretypes import PROTOCOL_VERSION, BotPace
+from trumps.server.wire.wiretypes import PROTOCOL_VERSION
 from trumps.store import SqlStore, Store, UnknownGame
 
 __all__ = [
@@ -94,18 +94,21 @@ SETTINGS_ENV: Final = "TRUMPS_SERVER_SETTINGS"
 
 @dataclass
 class ServerSettings:
-    """Everything a server needs to run."""
+    """Everything a server needs to run: what its hub is given (``hub``) and what the
+    process around it is."""
 
     db: str
     secret: str
-    bot_time: float | None = None  # a cap on every level's budget; None: each its own
-    seed: int | None = None
-    per_second: int = 20
-    per_minute: int = 600
+    # The hub's own options (bots' budget and workers, deals, message rates, fair use, the
+    # service's Redis and this process's name in it): as `trumps serve` gives them unless
+    # told, the bots paced normally (docs/protocol.md#pacing), not at once as a hub made in
+    # code would.
+    hub: HubOptions = field(default_factory=lambda: HubOptions(bot_pace="normal"))
+    # The bots' fixed ratings (docs/ratings.md): a calibration file, read into
+    # ``hub.bot_ratings`` when the app is made; None: the shipped one.
+    bot_ratings: str | None = None
     login_per_minute: int = 10  # account and login tries per address
     login_per_account: int = 5  # login tries of one login, a minute
-    bot_workers: int = 0
-    bot_pace: BotPace = "normal"  # tables whose creator did not choose (docs/protocol.md#pacing)
     freeze_gc: bool = True
     # The page's translations: lang -> JSON bytes or None (trumps.web.i18n.catalog_json).
     catalogs: Callable[[str], bytes | None] | None = None
@@ -115,19 +118,12 @@ class ServerSettings:
     device: Path | None = None
     # Files served beside the page's: its icons rendered as PNG (trumps.web.icons).
     icons: Path | None = None
-    # Several processes form one service through Redis (with PostgreSQL as the database):
-    redis_url: str | None = None  # None: this process is the whole service
-    node_id: str | None = None  # this process's name in the service (None: the hub's own)
     # Pages of these origins (scheme://host[:port]) may open a WebSocket too, beside the
     # server's own; a handshake without Origin (not a browser) is always let in.
     allowed_origins: tuple[str, ...] = ()
     sockets_per_address: int = 32  # game sockets one address may hold at once
     max_sockets: int = 20_000  # game sockets in all (fewer if the file limit says so)
     hello_timeout: float = 5.0  # seconds a new socket has to say hello
-    fair: FairUse = field(default_factory=FairUse)  # hint and table budgets (quota)
-    guests_per_address: int = GUESTS_PER_ADDRESS  # new guest identities an address makes a minute
-    # The bots' fixed ratings (docs/ratings.md): a calibration file; None: the shipped one.
-    bot_ratings: str | None = None
     # Post-game analysis (docs/analysis.md): its budget and per-player limits.
     analysis: AnalysisLimits = field(default_factory=AnalysisLimits)
 
@@ -153,19 +149,7 @@ class _Server:
         self.hub = Hub(
             self.store,
             self.sessions,
-            HubOptions(
-                bot_time=settings.bot_time,
-                seed=settings.seed,
-                per_second=settings.per_second,
-                per_minute=settings.per_minute,
-                bot_workers=settings.bot_workers,
-                bot_pace=settings.bot_pace,
-                redis_url=settings.redis_url,
-                node_id=settings.node_id,
-                fair=settings.fair,
-                guests_per_address=settings.guests_per_address,
-                bot_ratings=bot_calibration(settings.bot_ratings),
-            ),
+            dataclasses.replace(settings.hub, bot_ratings=bot_calibration(settings.bot_ratings)),
         )
         self.accounts = Accounts(
             self.store,
@@ -308,7 +292,7 @@ class _Server:
             {
                 "ok": True,
                 "protocol": PROTOCOL_VERSION,
-                "node": self.settings.node_id,
+                "node": self.settings.hub.node_id,
                 **self.hub.stats(),
             }
         )
@@ -435,7 +419,7 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> Starlett
         ]
     # Deals on request, for tests: only where deals are predictable already (--seed).
     test_routes = (
-        [] if settings.seed is None else [route("/api/test/deals", server.test_deals, ["POST"])]
+        [] if settings.hub.seed is None else [route("/api/test/deals", server.test_deals, ["POST"])]
     )
     app = Starlette(
         routes=[
@@ -488,37 +472,38 @@ def settings_env(
     """``settings`` as the JSON a worker process reads from ``SETTINGS_ENV``.
 
     A function cannot travel as JSON, so the page's translations are named instead:
-    ``catalogs`` is ``"module:function"`` (``settings.catalogs`` is not sent)."""
+    ``catalogs`` is ``"module:function"`` (``settings.catalogs`` is not sent).  The hub's
+    options travel whole but for what a worker makes itself: its clock (``time``) and the
+    bots' ratings (read from ``bot_ratings``, the file)."""
+    hub = {
+        f.name: getattr(settings.hub, f.name)
+        for f in dataclasses.fields(settings.hub)
+        if f.name not in _HUB_MADE_BY_WORKER
+    }
     return json.dumps(
         {
             "db": settings.db,
             "secret": settings.secret,
-            "bot_time": settings.bot_time,
-            "seed": settings.seed,
-            "per_second": settings.per_second,
-            "per_minute": settings.per_minute,
+            "hub": {**hub, "fair": dataclasses.asdict(settings.hub.fair)},
             "login_per_minute": settings.login_per_minute,
             "login_per_account": settings.login_per_account,
-            "bot_workers": settings.bot_workers,
-            "bot_pace": settings.bot_pace,
             "freeze_gc": settings.freeze_gc,
             "static": None if settings.static is None else str(settings.static),
             "device": None if settings.device is None else str(settings.device),
             "icons": None if settings.icons is None else str(settings.icons),
-            "redis_url": settings.redis_url,
-            "node_id": settings.node_id,
             "allowed_origins": list(settings.allowed_origins),
             "sockets_per_address": settings.sockets_per_address,
             "max_sockets": settings.max_sockets,
             "hello_timeout": settings.hello_timeout,
-            "fair": dataclasses.asdict(settings.fair),
-            "guests_per_address": settings.guests_per_address,
             "bot_ratings": settings.bot_ratings,
             "analysis": dataclasses.asdict(settings.analysis),
             "catalogs": catalogs,
             "log_level": log_level,
         }
     )
+
+
+_HUB_MADE_BY_WORKER = ("time", "bot_ratings")
 
 
 def bot_calibration(path: str | None) -> dict[str, dict[str, Rating]]:
@@ -577,11 +562,11 @@ def app_from_env() -> Starlette:
     device = data.pop("device", None)
     icons = data.pop("icons", None)
     origins = tuple(data.pop("allowed_origins", ()))
-    fair = FairUse(**data.pop("fair", {}))
+    hub = data.pop("hub")
     analysis = AnalysisLimits(**data.pop("analysis", {}))
     settings = ServerSettings(
         **data,
-        fair=fair,
+        hub=HubOptions(**{**hub, "fair": FairUse(**hub["fair"])}),
         analysis=analysis,
         catalogs=catalogs,
         static=None if static is None else Path(static),
@@ -589,5 +574,5 @@ def app_from_env() -> Starlette:
         icons=None if icons is None else Path(icons),
         allowed_origins=origins,
     )
-    settings.node_id = settings.node_id or default_node_id()
+    settings.hub.node_id = settings.hub.node_id or default_node_id()
     return create_app(settings)
