@@ -198,13 +198,13 @@ def test_a_table_whose_owner_stops_renewing_moves_to_another_process() -> None:
         await b.cluster.scan()  # B takes the table over
         assert table_id in b.tables and await store.table_owner(table_id) == (True, "B")
         [stored] = [t for t in await store.running_tables() if t.table_id == table_id]
-        assert stored.fence == old.fence + 1
+        assert stored.fence == old.stored.fence + 1
         # Both players hear of the new owner (a snapshot from B) and play on there.
         for conn in (ana, rui):
             state = await next_of(conn, TableState)
             assert state.table_id == table_id
         assert table_id not in a.tables  # A heard the table moved and gave it up
-        assert old.fence < stored.fence
+        assert old.stored.fence < stored.fence
         mover = ana if start.to_move == 0 else rui
         moved = await play_one(a if mover is ana else b, mover, table_id)
         [stored] = [t for t in await store.running_tables() if t.table_id == table_id]

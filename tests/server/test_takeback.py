@@ -85,7 +85,7 @@ def number(msg: Told) -> int:
 
 def replays(table: Table) -> bool:
     """The table's game is the one its running record replays (what a restart rebuilds)."""
-    return replay(table.running_record()) == table.game
+    return replay(table.storage.running_record()) == table.game
 
 
 def test_against_the_computer_a_take_back_undoes_my_move_and_the_bots_replies() -> None:

@@ -489,7 +489,7 @@ class Hub:
 
     async def table_write(self, table: Table) -> int:
         """Store what changed at ``table`` with the other tables' writes (group commit)."""
-        write = table.pending_write()
+        write = table.storage.pending_write()
         # This process owns the table: the write renews the lease (and a first write makes
         # the row, with its creator).
         live = self.tables.get(table.table_id)
@@ -502,7 +502,7 @@ class Hub:
                 live.address = None  # it still counts against its address, over there
             self._drop(table.table_id)
             raise result
-        table.wrote(write, result)
+        table.storage.wrote(write, result)
         if write.record["outcome"] is not None:  # the game is stored: a last look, then gone
             live = self.tables.get(table.table_id)
             if live is not None:
@@ -518,7 +518,7 @@ class Hub:
     def _forget(self, table: Table, then: Callable[[], None] | None = None) -> None:
         """Delete the stored row of a table given up unfinished (in the background), fenced
         like its writes, then call ``then``: never if another process owns it now."""
-        table_id, fence = table.table_id, table.fence
+        table_id, fence = table.table_id, table.stored.fence
 
         async def forget() -> None:
             delay = 0.05  # retried while the store is away, as the group commit is

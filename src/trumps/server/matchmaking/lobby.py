@@ -140,7 +140,7 @@ class Lobby:
 def stored(live: LiveTable) -> bool:
     """Whether ``live``'s table has its row in the store.  Until its first write is stored
     it is listed nowhere: a crash then would lose a table that players had seen."""
-    return live.table.game_row is not None
+    return live.table.stored.row is not None
 
 
 def rules_key(game: str, rules: object) -> str:

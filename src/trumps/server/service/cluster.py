@@ -144,7 +144,7 @@ class Cluster:
         owned = await hub.store.renew_leases(self.node, LEASE)
         for table_id, live in list(hub.tables.items()):
             table = live.table
-            if table._created and not table.over and table_id not in owned:
+            if table.stored.created and not table.over and table_id not in owned:
                 log.warning("table %s: another process owns it now; giving it up", table_id)
                 hub.lose(table_id)
         if not hub.stopping:

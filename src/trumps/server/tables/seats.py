@@ -165,7 +165,7 @@ class Seats(Projection):
         """A seat given up before the start: whoever sits there next deals anew."""
         seat = self.seats[seat_no]
         seat.name, seat.promised, seat.contribution = None, False, None
-        self._meta_dirty = True
+        self.stored.meta_dirty = True
 
     # -- the fair deal ---------------------------------------------------------------------
     def _contribute(self, c: ContributeCmd) -> None:
@@ -185,7 +185,7 @@ class Seats(Projection):
             self._error(c.conn, "not_allowed", f"seat {seat_no} has contributed already")
             return
         seat.contribution, seat.promised = c.value, True
-        self._meta_dirty = True  # durable before the game is dealt from it
+        self.stored.meta_dirty = True  # durable before the game is dealt from it
 
     def _deal(self) -> None:
         """Deal the game from the secret and the contributions, as it starts."""

@@ -32,7 +32,7 @@ from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import Game
 from trumps.host.takeback import kept_after_takeback
 from trumps.records import record_of
-from trumps.server.tables.botplay import HINT_LEVEL, UNSTARTED_END
+from trumps.server.tables.botplay import HINT_LEVEL, UNSTARTED_END, BotPlay
 from trumps.server.tables.bots import BotRunner
 from trumps.server.tables.clock import TIMEOUT_FLOOR
 from trumps.server.tables.commands import (
@@ -60,7 +60,7 @@ from trumps.server.tables.commands import (
     Timeout,
 )
 from trumps.server.tables.config import TableConfig
-from trumps.server.tables.persist import Persisted
+from trumps.server.tables.persist import TableStorage
 from trumps.server.tables.projection import LOG_IN_SNAPSHOT, why_msg
 from trumps.server.tables.tablebase import CHAT_IN_SNAPSHOT, TakebackAsk
 from trumps.server.tables.timing import TimeSource
@@ -120,7 +120,7 @@ class TableListener(Protocol):
         """``table`` gave itself up unfinished (``table.expired`` says why): forget it."""
 
     async def table_write(self, table: Table) -> int:
-        """Store ``table.pending_write()`` (then call ``table.wrote``); its game id.
+        """Store ``table.storage.pending_write()`` (then call ``table.storage.wrote``); its game id.
 
         Waits until the write is durable.  Raises when it can never be (another process
         owns the table, the server stops): the table then ends without telling anyone."""
@@ -130,7 +130,7 @@ def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class Table(Persisted):
+class Table(BotPlay):
     """The one writer of a live table.
 
     ``seats`` has one entry per seat: a bot level (``"random"`` … ``"expert"``) or None for a
@@ -166,6 +166,7 @@ class Table(Persisted):
             secret=secret,
         )
         self.listener = listener
+        self.storage = TableStorage(self)  # what it stores, and when
 
     # -- the outside surface --------------------------------------------------------------
     def start(self) -> None:
@@ -189,9 +190,9 @@ class Table(Persisted):
 
     def record(self) -> dict[str, Any]:
         """The finished game's record (docs/records.md); raises ``TableNotOver`` while it runs."""
-        if self._final is None:
+        if self.final_record is None:
             raise TableNotOver(f"table {self.table_id}: the game has not ended")
-        return dict(self._final)
+        return dict(self.final_record)
 
     @classmethod
     def resume(
@@ -240,7 +241,7 @@ class Table(Persisted):
             if clocks is not None and clocks[s] is not None:
                 table.clock.left[s] = float(clocks[s])
         if stored is not None:
-            table._restore(
+            table.storage.restore(
                 events=stored.events,
                 chat=stored.chat,
                 player_ids=stored.player_ids,
@@ -293,8 +294,8 @@ class Table(Persisted):
                 log.exception("table %s failed on %r", self.table_id, command)
                 if isinstance(command, ConnCommand):
                     self._error(command.conn, "internal_error", "the server failed on this request")
-            if self.listener is not None and self.needs_write():
-                final = self._final is not None and self.record_id is None
+            if self.listener is not None and self.storage.needs_write():
+                final = self.final_record is not None and self.record_id is None
                 try:
                     game_id = await self.listener.table_write(self)
                 except Exception as e:
@@ -486,7 +487,8 @@ class Table(Persisted):
         for e in self.events:  # their events no longer add an action to the record
             if e.ply is not None and e.ply >= kept:
                 e.ply = None
-        self._undone = kept if self._undone is None else min(self._undone, kept)
+        stored = self.stored
+        stored.undone = kept if stored.undone is None else min(stored.undone, kept)
         self._moved()
         self._emit("takeback", seat=seat, action=undone)
 
@@ -498,7 +500,7 @@ class Table(Persisted):
         name = self.chat_name(c.conn, c.name)
         self.chat_count += 1
         line = ChatLine(self.chat_count, seat, name or "", c.text)  # "": no name chosen
-        self._chat_unsaved.append(line)
+        self.stored.chat.append(line)
         self.chat = [*self.chat[1 - CHAT_IN_SNAPSHOT :], line]
         msg = ChatPosted(table_id=self.table_id, seat=seat, name=name, text=c.text)
         for conn in self._subs:
@@ -559,11 +561,11 @@ class Table(Persisted):
 
     def _maybe_end(self) -> None:
         outcome = self.game.outcome
-        if outcome is None or self._final is not None:
+        if outcome is None or self.final_record is not None:
             return
         self._charge_clock(moved=False)
         self._timers.cancel_all()
-        self._final = record_of(
+        self.final_record = record_of(
             self.game, self.record_names(), started=self.started_at, fair=self.fairness()
         )
         if self.listener is None:

@@ -2,7 +2,8 @@
 
 ``Table`` (``trumps.server.tables.table``) is assembled from parts, one module each: this state,
 what each recipient is shown (``projection``), seats and grace periods (``seats``), bot
-moves and hints (``botplay``), and the command loop and game flow (``table``).  All of them
+moves and hints (``botplay``), and the command loop and game flow (``table``); the table
+holds its storage (``persist.TableStorage``) as a part of its own.  All of them
 run only inside the table's one writer task.  The state also holds the table's time: the
 Fischer clocks (``clock``) and the timers (``timing``), both read from one injected
 ``TimeSource`` so tests can drive them without waiting.
@@ -30,12 +31,27 @@ from trumps.server.wire.protocol import ServerMessage
 from trumps.server.wire.wiretypes import EventKind
 from trumps.store import ChatLine
 
-__all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "TableBase", "TakebackAsk"]
+__all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "StoreMarks", "TableBase", "TakebackAsk"]
 
 CHAT_IN_SNAPSHOT = 50  # the latest chat lines a snapshot carries
 
 # Events that change the game (the others change seats): only these make an action stale.
 GAME_KINDS: frozenset[str] = frozenset({"start", "action", "resign", "timeout", "takeback"})
+
+
+@dataclass
+class StoreMarks:
+    """What the store has of a table, and the changes it has not had yet (written by the
+    table's ``TableStorage``, ``trumps.server.tables.persist``)."""
+
+    created: bool = False  # the store has the table's row …
+    row: int | None = None  # … with this id
+    fence: int = 0  # the fencing number this process owns the table under
+    events: int = 0  # how many of the table's events are stored
+    ids: list[int | None] | None = None  # the seats' accounts last stored
+    chat: list[ChatLine] = field(default_factory=list)  # lines said since the last write
+    meta_dirty: bool = False  # a change only the settings row holds (a contribution)
+    undone: int | None = None  # a take-back since the last write: the actions kept
 
 
 @dataclass
@@ -122,7 +138,7 @@ class TableBase:
         self._hinting: dict[int, int] = {}  # seat -> its hints being thought
         self._timers = KeyedTimers(self.time)
         self._task: asyncio.Task[None] | None = None
-        self._final: dict[str, Any] | None = None
+        self.final_record: dict[str, Any] | None = None  # the record, once the game ended
         self._start_asked = False
         self.takeback: TakebackAsk | None = None  # a take-back waiting for answers
         self.clock = FischerClocks(
@@ -132,17 +148,10 @@ class TableBase:
         self.labels: dict[str, Any] = {}  # the server's own settings stored beside the table
         # The bots' fixed ratings (family -> level -> Rating), for a rated game's end.
         self.bot_ratings: Mapping[str, Mapping[str, Rating]] = {}
-        self.fence = 0  # the fencing number this process owns the table under
+        self.stored = StoreMarks()  # what the store has of it, and what it has not yet
         self.chat: list[ChatLine] = []  # the latest lines (CHAT_IN_SNAPSHOT)
         self.chat_count = 0
-        self._chat_unsaved: list[ChatLine] = []
-        self._saved_events = 0  # how many of ``events`` are stored
-        self._saved_ids: list[int | None] | None = None  # the seats' accounts last stored
-        self._created = False  # the store has the table's row …
-        self.game_row: int | None = None  # … with this id
         self.abandoned = False  # a change could not be stored: the task ended
-        self._meta_dirty = False  # a change only the settings row holds (a contribution)
-        self._undone: int | None = None  # a take-back since the last write: actions kept
         self._held: list[tuple[Outbox, ServerMessage]] | None = None  # sent once durable
 
     def _send(self, conn: Outbox, msg: ServerMessage) -> None:
