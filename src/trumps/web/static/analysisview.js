@@ -69,6 +69,12 @@ export class AnalysisView {
   constructor(ctx, replay, { jump, name, onChange, api = ctx.api }) {
     // api: the server's, or this device's engine for a game played on it (offline/games.js)
     Object.assign(this, { ctx, replay, jump, name, onChange, api });
+    /** @type {any} */ this.ctx;
+    /** @type {any} */ this.replay;
+    /** @type {(i: number) => void} */ this.jump;
+    /** @type {(seat: number) => string} */ this.name;
+    /** @type {() => void} */ this.onChange;
+    /** @type {(path: string, options?: object) => Promise<any>} */ this.api;
     this.device = !!(ctx.catalog?.offline || replay.device); // analysed by the page's own engine
     this.state = "checking"; // checking | absent | running | done | gone
     this.progress = null; // {done, total} while running

@@ -54,7 +54,7 @@ const S = {
   pendingJoin: null, // the invited table we asked to join (table_full → watch it)
   rematchFrom: null, // the finished table whose rematch we asked for
   left: new Set(), // tables this page left: a late answer about one is not shown (error())
-  connection: ["connecting", 0],
+  connection: /** @type {[string, number]} */ (["connecting", 0]),
   who: null, // name and account the views were built for
 };
 
@@ -63,7 +63,7 @@ const net = new Net({
   // through its Web Worker (localsocket.js) with the same messages as a server's socket.
   open: (url) => (context.catalog?.offline ? new LocalSocket(context.catalog.offline) : new WebSocket(url)),
   hello: () => ({ name: S.name || null, resume_token: S.token }),
-  onMessage: (msg) => handlers[msg.type]?.(msg),
+  onMessage: (msg) => /** @type {(m: Proto.ServerMessage) => void} */ (handlers[msg.type])?.(msg),
   onStatus: (state, retry) => connectionChanged(state, retry),
 });
 
@@ -80,6 +80,7 @@ function renderTable(tb) {
   autoPlay(tb, canAct, play);
 }
 
+/** @param {Proto.ClientMessage} msg @returns {boolean} */
 function send(msg) {
   // Asking for a table again (join, watch): what the server says of it is news again.
   if (msg.type === "join_table" || msg.type === "spectate") S.left.delete(msg.table_id);
@@ -115,6 +116,7 @@ function status(text, kind = "error", detail = null) {
 
 // ------------------------------------------------------------------ server messages
 
+/** @type {Proto.Handlers} */
 const handlers = {
   welcome(m) {
     Object.assign(S, { playerId: m.player_id, name: m.name ?? "", token: m.resume_token, account: m.account ?? null });
@@ -365,7 +367,8 @@ function rematch(tb) {
   }
 }
 
-async function api(path, { method = "GET", body, auth = false } = {}) {
+/** @param {string} path @param {{method?: string, body?: any, auth?: boolean}} [options] */
+async function api(path, { method = "GET", body = undefined, auth = false } = {}) {
   if (context.catalog?.offline && path.startsWith("/api/games")) return askEngine(path, method);
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -374,10 +377,8 @@ async function api(path, { method = "GET", body, auth = false } = {}) {
   let data = null;
   try { data = await res.json(); } catch { /* no JSON body */ }
   if (!res.ok) {
-    const err = new Error(data?.message || `${res.status} ${res.statusText}`);
-    err.status = res.status;
-    err.code = data?.error ?? null;
-    throw err;
+    throw Object.assign(new Error(data?.message || `${res.status} ${res.statusText}`),
+      { status: res.status, code: data?.error ?? null });
   }
   return data;
 }
@@ -386,9 +387,7 @@ async function api(path, { method = "GET", body, auth = false } = {}) {
  *  (offline/games.js): their listing, records, replays and analyses. */
 async function askEngine(path, method, engine = net.ws) {
   if (!engine?.ask) {
-    const err = new Error(t("The game's engine on this device is not running."));
-    err.code = "not_offline";
-    throw err;
+    throw Object.assign(new Error(t("The game's engine on this device is not running.")), { code: "not_offline" });
   }
   const { status: code, body } = await engine.ask(path, method);
   if (code >= 400) {
@@ -462,6 +461,8 @@ async function loadCatalog() {
   }
 }
 
+/** What the page's views are given: app.js's actions and state.
+ *  @typedef {typeof context} Context */
 const context = {
   send, status, play, leave, rematch, api, deviceApi, adopt, logout, rename, state: S, catalog: null, canAct,
   current: currentTable, openTable: (id) => { S.current = id; show("table"); }, show: (name) => show(name),
@@ -633,12 +634,12 @@ function toggleSettings(open = $("settings-panel")?.hidden) {
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && !$("settings-panel")?.hidden) {
     toggleSettings(false);
-    document.querySelector("[data-testid='settings']")?.focus();
+    /** @type {HTMLElement | null} */ (document.querySelector("[data-testid='settings']"))?.focus();
   }
 });
 document.addEventListener("pointerdown", (e) => {
   const panel = $("settings-panel");
-  if (panel && !panel.hidden && !e.target.closest?.("#settings-panel, [data-testid='settings']")) toggleSettings(false);
+  if (panel && !panel.hidden && !/** @type {Element} */ (e.target).closest?.("#settings-panel, [data-testid='settings']")) toggleSettings(false);
 });
 
 /** Build every view again (first render, language or deck change). */
@@ -717,7 +718,7 @@ function show(name) {
   }
   for (const id of ["home", "lobby", "table", "history", ...ROUTED]) $(id).hidden = id !== name;
   document.documentElement.dataset.section = name; // the table fills the window (style.css)
-  for (const b of document.querySelectorAll("nav button")) {
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("nav button"))) {
     if (b.dataset.show === name) b.setAttribute("aria-current", "page");
     else b.removeAttribute("aria-current");
     if (b.dataset.show === "table") b.hidden = S.tables.size === 0;

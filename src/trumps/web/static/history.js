@@ -18,6 +18,7 @@ import { recordLink } from "./records.js";
 import { listGames } from "./offline/games.js";
 
 const PAGE = 20;
+/** @type {import("./app.js").Context} */
 let ctx = null; // {api, status}
 let parts = null;
 let offset = 0;
@@ -129,7 +130,7 @@ async function openReplay(id, api = ctx.api) {
     stopPlaying();
     replay?.analysis.stop();
     replay = { id, record: data.record, positions: data.positions ?? [], closed: data.closed ?? [], i: 0, playing: false,
-      fair: { state: "checking" }, device: api !== ctx.api };
+      fair: { state: "checking" }, device: api !== ctx.api, analysis: /** @type {any} */ (null) };
     replay.analysis = new AnalysisView(ctx, replay, { jump: step, name: nameIn(data.record), onChange: () => renderReplay(), api });
     renderReplay();
     replay.analysis.start();

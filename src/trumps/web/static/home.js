@@ -9,6 +9,7 @@ import { cardFace } from "./cards.js";
 import { botPace } from "./trickview.js";
 import { deviceOffer } from "./offline/keep.js";
 
+/** @type {import("./app.js").Context} */
 let ctx = null; // {send, catalog, show, state}
 
 /** What a newcomer reads under each game's name (the rules help says the rest). */

@@ -7,6 +7,7 @@ import { levelName, num, t } from "./i18n.js";
 import { FAMILIES, familyName, familyShort, profileLink, ratingNodes } from "./ratings.js";
 
 const PAGE = 50;
+/** @type {import("./app.js").Context} */
 let ctx = null; // app.js: {api, status, state}
 let parts = null;
 let shown = { family: FAMILIES[0], offset: 0 };

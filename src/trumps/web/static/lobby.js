@@ -23,6 +23,7 @@ const oneOf = (options, value) => (options.some(([v]) => v === value) ? value : 
 const CLOCKS = ["none", "1+2", "3+2", "5+5", "10+5", "20+10"]; // minutes + seconds per move
 const GRACES = [0, 15, 30, 60, 120, 300, 600]; // seconds a lost connection is waited for
 
+/** @type {import("./app.js").Context} */
 let ctx = null; // {send, state, status, openTable, api, adopt, logout, rename, catalog, reloadCatalog}
 let parts = null;
 
@@ -378,6 +379,7 @@ function createBox() {
       rules = { preset: base.name };
       for (const o of changesFrom(g, base, sent)) rules[o.name] = sent[o.name];
     }
+    /** @type {Proto.CreateTable} */
     const msg = {
       type: "create_table", game: f.game.value, rules,
       seats: [...f.seats.querySelectorAll("select")].map((s) => s.value),

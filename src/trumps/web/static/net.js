@@ -1,6 +1,7 @@
 // The connection to the server (docs/protocol.md): one WebSocket, hello → welcome, pings,
 // reconnection with backoff, and each table's numbered events with resync on a gap.
 
+/** @type {typeof Proto.PROTOCOL} (the checker fails when the server's version moves on) */
 const PROTOCOL = 1;
 const PING_MS = 25000;
 const RETRY_FIRST_MS = 1000;
@@ -10,8 +11,12 @@ export const LOG_MAX = 300;
 /** One socket to /ws that comes back by itself. options:
  *  open(url) → a WebSocket (injected, so tests can use a fake);
  *  hello() → {name, resume_token} for the hello message;
- *  onMessage(msg), onStatus(state, retrySeconds) with state online | connecting | offline. */
+ *  onMessage(msg), onStatus(state, retrySeconds) with state online | connecting | offline.
+ *  The messages are the protocol's (Proto: python -m trumps.server.wire.typescript).
+ *  @typedef {{open: (url: string) => any, hello: () => {name: string | null, resume_token: string | null},
+ *    onMessage: (msg: Proto.ServerMessage) => void, onStatus: (state: string, retry?: number) => void}} NetOptions */
 export class Net {
+  /** @param {NetOptions} options */
   constructor(options) {
     this.options = options;
     this.ws = null;
@@ -80,6 +85,7 @@ export class Net {
     const { name, resume_token: token } = this.options.hello();
     // contributes: this page gives a random value to every deal it sits at (fairdeal.js).
     // No name chosen: null, and every viewer words it in their own language ("Guest").
+    /** @type {Proto.Hello} */
     const msg = { type: "hello", protocol: PROTOCOL, name: name || null, contributes: true };
     if (token) msg.resume_token = token;
     this.ws?.send(JSON.stringify(msg));
@@ -95,7 +101,8 @@ export class Net {
     this.connect();
   }
 
-  /** Send a message once welcomed; false when there is no usable connection. */
+  /** Send a message once welcomed; false when there is no usable connection.
+   *  @param {Proto.ClientMessage} msg */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.welcomed) return false;
     this.ws.send(JSON.stringify(msg));
@@ -126,7 +133,8 @@ function setClocks(tb, clocks) {
   tb.clockAt = performance.now();
 }
 
-/** Replace a table's state with a table_state snapshot. */
+/** Replace a table's state with a table_state snapshot.
+ *  @param {Proto.TableState} m */
 export function applySnapshot(tb, m) {
   Object.assign(tb, {
     game: m.game, rules: m.rules ?? {}, seats: m.seats ?? [], seat: m.seat ?? null, event: m.event,
@@ -146,7 +154,8 @@ export function applySnapshot(tb, m) {
   }
 }
 
-/** Apply an event: "applied", "old" (already in a snapshot) or "gap" (resync needed). */
+/** Apply an event: "applied", "old" (already in a snapshot) or "gap" (resync needed).
+ *  @param {Proto.Event} m */
 export function applyEvent(tb, m) {
   if (m.number <= tb.event) return "old";
   if (m.number !== tb.event + 1 || tb.resyncing) return "gap";

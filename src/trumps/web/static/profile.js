@@ -10,6 +10,7 @@ import { outcomeNodes } from "./board.js";
 import { FAMILIES, changeNodes, familyName, profileLink, ratingNodes, when } from "./ratings.js";
 import { ratingPlot } from "./ratingplot.js";
 
+/** @type {import("./app.js").Context} */
 let ctx = null; // app.js: {api, status, state}
 let root = null;
 let asked = 0;

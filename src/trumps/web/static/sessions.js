@@ -6,6 +6,7 @@
 import { el, put } from "./dom.js";
 import { t } from "./i18n.js";
 
+/** @type {import("./app.js").Context} */
 let ctx = null; // {api, status, logout}
 
 function when(seconds) {

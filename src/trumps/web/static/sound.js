@@ -99,9 +99,9 @@ function speaker(on) {
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("class", "icon");
+  /** @type {Array<[string, Record<string, string>]>} */
   const shapes = [["path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }],
-    ...(on ? [["path", { d: "M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" }]]
-      : [["path", { d: "M16 9l6 6M22 9l-6 6" }]])];
+    ["path", { d: on ? "M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" : "M16 9l6 6M22 9l-6 6" }]];
   for (const [tag, attrs] of shapes) {
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries({ fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", ...attrs })) node.setAttribute(k, v);

@@ -27,7 +27,9 @@ import { phraseButtons } from "./phrases.js";
 import { renderTakeback, takebackParts } from "./takebackview.js";
 import { chatList, forgetLists, logList } from "./tablelog.js";
 
+/** @type {import("./app.js").Context} */
 let ctx = null; // app.js: {send, play, leave, rematch, status, current, …}
+/** @type {Record<string, any>} */
 let parts = null; // the section's persistent elements
 const shown = new WeakMap(); // table → what was drawn last (to animate only new cards)
 let started = false; // the resize listener and the clock ticker are set up once
@@ -165,7 +167,7 @@ function renderUnread(tb) {
 /** Refresh everything shown for table tb. */
 export function renderTable(tb) {
   if (!parts || !tb) return;
-  const focused = document.activeElement?.closest?.("[data-focus-key]")?.dataset.focusKey ?? null;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement?.closest?.("[data-focus-key]"))?.dataset.focusKey ?? null;
   const role = tb.seat === null ? t("watching") : t("you are {name}", { name: seatLabel(tb, tb.seat) });
   put(parts.title, el("span", {}, gameName(tb.game)), " ", tb.rated ? [ratedBadge(), " "] : null, el("small", {}, bdi(role)),
     el("small", { class: "t-rules", testid: "table-rules" },
@@ -229,6 +231,7 @@ export const tableEntered = () => enterTable(parts);
 
 /** Put the focus back where it was; a card just played is gone: then the hand's first card. */
 function restoreFocus(key) {
+  /** @type {HTMLElement | null} */
   let node = document.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
   if (!node && /^(card|action)-/.test(key)) node = parts.hand.querySelector("button[tabindex='0']");
   if (!node) return;
@@ -587,7 +590,7 @@ function tick() {
   // (the section's name, not the layout: asking whether the table is laid out would lay
   // the page out four times a second)
   if (!tb || !parts || document.documentElement.dataset.section !== "table") return;
-  for (const span of document.querySelectorAll("#table .clock[data-seat]")) {
+  for (const span of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#table .clock[data-seat]"))) {
     const left = clockLeft(tb, Number(span.dataset.seat));
     if (left === null) continue;
     span.textContent = formatClock(left);

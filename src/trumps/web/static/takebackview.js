@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 
 /** The button for the table's tools and the layer for the table's layers; `redraw(tb)`
  *  draws the table again (after an answer is sent). */
+/** @param {import("./app.js").Context} ctx */
 export function takebackParts(ctx, redraw) {
   const send = (msg) => {
     const tb = ctx.current();

@@ -32,6 +32,7 @@ export function textModeSetting(onChange) {
     box, " ", t("Text mode"));
 }
 
+/** @type {import("./app.js").Context} */
 let ctx = null; // app.js: {play, send, current, canAct}
 let parts = null;
 let vocabs = null;
