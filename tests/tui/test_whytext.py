@@ -71,16 +71,20 @@ def test_the_action_box_offers_take_only_when_it_is_legal() -> None:
     assert "take" in action_prompt(kozyri_model(["take"]))
 
 
-def test_the_terminal_rules_are_the_page_s_how_to_play() -> None:
-    """``trumps play``'s ``rules`` shows the English text of the page's How to play."""
-    from trumps.tui.rulestext import RULES
+def test_the_terminal_shows_each_game_s_rules_in_brief() -> None:
+    """``trumps play``'s ``rules`` shows the game's own lines (``Game.BRIEF``, which the
+    page's How to play shows from the catalog), numbered, each with its rule ids."""
+    from trumps.games import GAMES
+    from trumps.tui.rulestext import rules_text
 
-    page = (ROOT / "src" / "trumps" / "web" / "static" / "help.js").read_text(encoding="utf-8")
-    shown = re.findall(r'\["([^"]+)", t\("([^"]+)"\)\]', page)
-    assert shown == RULES["twentyfive"] + RULES["kozyri"]
-    # Each line cites rule ids that the rules documents have.
     for game, prefix in (("kozyri", "K"), ("twentyfive", "F")):
+        brief = GAMES[game].BRIEF
+        shown = rules_text(game, GAMES[game].title).splitlines()
+        assert shown[0] == f"How to play {GAMES[game].title}:"
+        assert shown[1:] == [f"  {i}. {text} ({ids})" for i, (ids, text) in enumerate(brief, 1)]
+        # Each line cites rule ids that the rules documents have.
         doc = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
-        for ids, _ in RULES[game]:
+        assert len(brief) >= 5
+        for ids, _ in brief:
             for rule in ids.split(", "):
                 assert rule.startswith(prefix) and f"**{rule}**" in doc, rule

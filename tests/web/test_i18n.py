@@ -148,7 +148,7 @@ HTML = """\
 
 def test_extract(tmp_path: Path) -> None:
     static = _client(tmp_path, JS, HTML)
-    assert extract(static) == [
+    assert extract(static, games=()) == [
         "Play the computer",
         "{name} played {card}",
         "Hand",
@@ -164,10 +164,10 @@ def test_extract(tmp_path: Path) -> None:
 def test_update_keeps_translations(tmp_path: Path) -> None:
     static = _client(tmp_path, 'const a = t("Take");\nconst b = t("Hint");\n')
     locale = tmp_path / "locale"
-    written = update_catalogs(static, locale)
+    written = update_catalogs(static, locale, games=())
     assert pot_path(locale) in written and po_path("fa", locale) in written
-    assert update_catalogs(static, locale) == []  # nothing changed: nothing written
-    assert sorted(str(p) for p in check(static, locale)) == sorted(
+    assert update_catalogs(static, locale, games=()) == []  # nothing changed: nothing written
+    assert sorted(str(p) for p in check(static, locale, games=())) == sorted(
         f"{lang}: missing: {m!r}" for lang in TRANSLATED for m in ("Take", "Hint", "Your turn")
     )
 
@@ -180,20 +180,20 @@ def test_update_keeps_translations(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     (static / "app.js").write_text('t("Take"); t("{n} cards left");\n', encoding="utf-8")
-    update_catalogs(static, locale)
+    update_catalogs(static, locale, games=())
     assert template_ids(locale) == ["Take", "{n} cards left", "Your turn"]
     with path.open("rb") as fileobj:
         fr = {m.id: m for m in read_po(fileobj) if m.id}
     assert fr["Take"].string == "Prendre" and not fr["Take"].fuzzy
     assert "Hint" not in fr
-    problems = {(p.lang, p.msgid) for p in check(static, locale)}
+    problems = {(p.lang, p.msgid) for p in check(static, locale, games=())}
     assert ("fr", "Take") not in problems and ("fr", "{n} cards left") in problems
 
 
 def test_check_flags_placeholders_and_stale_template(tmp_path: Path) -> None:
     static = _client(tmp_path, 't("{name} wins");\n')
     locale = tmp_path / "locale"
-    update_catalogs(static, locale)
+    update_catalogs(static, locale, games=())
     for lang, text in (("fa", "{nom} می‌برد"), ("pt", "{name} vence"), ("fr", "{name} gagne")):
         path = po_path(lang, locale)
         path.write_text(
@@ -202,7 +202,7 @@ def test_check_flags_placeholders_and_stale_template(tmp_path: Path) -> None:
             ),
             encoding="utf-8",
         )
-    problems = [str(p) for p in check(static, locale)]
+    problems = [str(p) for p in check(static, locale, games=())]
     assert problems == [
         "fa: placeholders differ: '{name} wins'",
         "fa: missing: 'Your turn'",
@@ -210,7 +210,9 @@ def test_check_flags_placeholders_and_stale_template(tmp_path: Path) -> None:
         "fr: missing: 'Your turn'",
     ]
     (static / "app.js").write_text('t("{name} wins"); t("New");\n', encoding="utf-8")
-    assert "messages.pot: not in the template: 'New'" in [str(p) for p in check(static, locale)]
+    assert "messages.pot: not in the template: 'New'" in [
+        str(p) for p in check(static, locale, games=())
+    ]
 
 
 def test_check_command(capsys: pytest.CaptureFixture[str]) -> None:

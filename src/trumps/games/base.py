@@ -204,6 +204,9 @@ class Game(ABC):
     DEFAULT_PRESET: ClassVar[str]
     #: The game's integer actions (``trumps.games.actions``, docs/actions.md).
     ACTIONS: ClassVar[ActionSpace]
+    #: The rules in brief, for players: (rule ids, one English sentence) per line; both
+    #: clients show them and the page's catalogs translate them.
+    BRIEF: ClassVar[tuple[tuple[str, str], ...]]
 
     history: list[str]
     _forced: Outcome | None

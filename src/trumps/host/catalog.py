@@ -1,5 +1,5 @@
-"""What a client may offer: the games, their player counts, presets and rule options, and
-the bot levels, built from the registries (``trumps.games.GAMES``, ``trumps.ai.BOTS``).
+"""What a client may offer: the games, their player counts, presets and rule options and
+their rules in brief (``Game.BRIEF``, English: the page translates them), and the bot levels, built from the registries (``trumps.games.GAMES``, ``trumps.ai.BOTS``).
 
 Served as the server's ``GET /api/catalog`` (``trumps.server.api.catalog``) and written beside
 a static site (``trumps site``), so that no client keeps its own copy of these lists::
@@ -10,7 +10,8 @@ a static site (``trumps site``), so that no client keeps its own copy of these l
                 "presets": [{"name": "standard", "doc": "…", "players": null,
                              "aliases": ["seed"], "options": {}}, …],
                 "options": [{"name": "sixes_to_owner", "default": true, "doc": "…",
-                             "choices": [], "minimum": null, "maximum": null}, …]}, …],
+                             "choices": [], "minimum": null, "maximum": null}, …],
+                "brief": [["K3", "Before the deal everyone chooses …"], …]}, …],
      "levels": [{"level": "random", "name": "Random"}, …],
      "paces": {"normal": {"least": 0.7, "most": 1.1, "trick": 1.4, "hand": 2.5}, …}}
 
@@ -61,6 +62,7 @@ def _game(cls: type[Game]) -> dict[str, Any]:
         "default_preset": cls.DEFAULT_PRESET,
         "presets": [_preset(p) for p in cls.PRESETS.values()],
         "options": [_option(o) for o in cls.OPTIONS.values()],
+        "brief": [list(line) for line in cls.BRIEF],  # the rules in brief: [ids, English]
     }
 
 

@@ -36,6 +36,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract as babel_extract
 from babel.messages.pofile import read_po, write_po
 
+from trumps.games import GAMES, Game
+
 __all__ = [
     "DIRECTION",
     "LANGS",
@@ -107,6 +109,9 @@ def pot_path(locale_dir: Path = LOCALE_DIR) -> Path:
 
 # ------------------------------------------------------------------ extraction
 
+# The games whose rules in brief (``Game.BRIEF``) the page shows: msgids beside its own.
+PAGE_GAMES: Final[tuple[type[Game], ...]] = tuple(GAMES.values())
+
 
 def _js_messages(source: str, lineno_offset: int = 0) -> Iterator[tuple[int, str, list[str]]]:
     """``(line, msgid, translator comments)`` for each ``t("…")`` call in JavaScript source."""
@@ -149,7 +154,7 @@ def _new_catalog(lang: str | None) -> Catalog:
     )
 
 
-def _template(static_dir: Path) -> Catalog:
+def _template(static_dir: Path, games: Sequence[type[Game]]) -> Catalog:
     """The template catalog: every msgid of the client with where it is used."""
     template = _new_catalog(None)
     files = sorted(
@@ -162,18 +167,28 @@ def _template(static_dir: Path) -> Catalog:
         messages = _html_messages(source) if path.suffix == ".html" else _js_messages(source)
         for lineno, message, comments in messages:
             template.add(message, locations=[(f"static/{name}", lineno)], auto_comments=comments)
+    # The rules in brief are each game's own (``Game.BRIEF``): the page shows them from the
+    # catalog, translated as msgids like any other.
+    for game in games:
+        where = f"games/{game.game_id}/brief.py"
+        for line, (ids, text) in enumerate(game.BRIEF, 1):
+            note = (
+                f"i18n: the rules of {game.title} in brief, one of {len(game.BRIEF)} lines ({ids})"
+            )
+            template.add(text, locations=[(where, line)], auto_comments=[note])
     return template
 
 
-def extract(static_dir: Path = STATIC_DIR) -> list[str]:
+def extract(static_dir: Path = STATIC_DIR, games: Sequence[type[Game]] = PAGE_GAMES) -> list[str]:
     """Every msgid in the client under ``static_dir``, once each, in order of appearance.
 
     Files are visited in path order: ``**/*.js`` (and ``.mjs``) with Babel's JavaScript
     extractor for ``t("…")`` calls, ``**/*.html`` for ``data-i18n*="…"`` attributes and
     ``t("…")`` in inline scripts.  Calls whose first argument is not a literal string are
-    skipped: such text cannot be translated.
+    skipped: such text cannot be translated.  Then each game's rules in brief
+    (``Game.BRIEF``), which the page shows from the catalog.
     """
-    return [str(message.id) for message in _template(static_dir) if message.id]
+    return [str(message.id) for message in _template(static_dir, games) if message.id]
 
 
 # ------------------------------------------------------------------ catalogs
@@ -242,7 +257,11 @@ def _write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def update_catalogs(static_dir: Path = STATIC_DIR, locale_dir: Path = LOCALE_DIR) -> list[Path]:
+def update_catalogs(
+    static_dir: Path = STATIC_DIR,
+    locale_dir: Path = LOCALE_DIR,
+    games: Sequence[type[Game]] = PAGE_GAMES,
+) -> list[Path]:
     """Regenerate ``messages.pot`` from the client and merge it into every ``.po``.
 
     Existing translations are kept; new msgids arrive untranslated (or fuzzy when Babel finds
@@ -251,7 +270,7 @@ def update_catalogs(static_dir: Path = STATIC_DIR, locale_dir: Path = LOCALE_DIR
     paths written.
     """
     written: list[Path] = []
-    template = _template(static_dir)
+    template = _template(static_dir, games)
     pot = pot_path(locale_dir)
     if pot.exists():
         # Keep the old creation date unless the messages changed.
@@ -291,14 +310,18 @@ class Problem:
         return f"{where}: {self.issue}: {self.msgid!r}"
 
 
-def check(static_dir: Path = STATIC_DIR, locale_dir: Path = LOCALE_DIR) -> list[Problem]:
+def check(
+    static_dir: Path = STATIC_DIR,
+    locale_dir: Path = LOCALE_DIR,
+    games: Sequence[type[Game]] = PAGE_GAMES,
+) -> list[Problem]:
     """Everything standing between the client and complete translations.
 
     The template must list exactly the client's msgids; in every catalog each of them needs a
     non-empty, non-fuzzy translation with the same ``{placeholders}``.
     """
     problems: list[Problem] = []
-    wanted = extract(static_dir)
+    wanted = extract(static_dir, games)
     have = set(template_ids(locale_dir)) if pot_path(locale_dir).exists() else set()
     problems += [Problem("", m, "not in the template") for m in wanted if m not in have]
     problems += [Problem("", m, "no longer used") for m in sorted(have - set(wanted))]

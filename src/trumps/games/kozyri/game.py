@@ -15,6 +15,7 @@ from trumps.errors import IllegalAction, InvalidAction, InvalidRules
 from trumps.games.actions import KOZYRI_ACTIONS, ActionSpace
 from trumps.games.base import Game, Outcome, Why
 from trumps.games.kozyri._core import DRAWN, LOST, KozyriCore, take_count
+from trumps.games.kozyri.brief import BRIEF
 from trumps.games.kozyri.loader import hand_result, load
 from trumps.games.kozyri.options import DEFAULT_PRESET, OPTIONS, PRESETS, make_core
 from trumps.games.kozyri.why import why_not
@@ -67,6 +68,7 @@ class Kozyri(Game):
     PRESETS: ClassVar[Mapping[str, Preset]] = PRESETS
     DEFAULT_PRESET: ClassVar[str] = DEFAULT_PRESET
     ACTIONS: ClassVar[ActionSpace] = KOZYRI_ACTIONS
+    BRIEF: ClassVar[tuple[tuple[str, str], ...]] = BRIEF
 
     def __init__(self, core: KozyriCore, rules: Mapping[str, object]) -> None:
         super().__init__()

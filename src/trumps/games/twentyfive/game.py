@@ -41,6 +41,7 @@ from trumps.games.actions import TWENTYFIVE_ACTIONS, ActionSpace
 from trumps.games.base import Game, Outcome, Why
 from trumps.games.options import Option, Preset, resolve_rules
 from trumps.games.twentyfive._core import HAND_TRICKS, PLAIN_MASKS, TwentyFiveCore
+from trumps.games.twentyfive.brief import BRIEF
 from trumps.games.twentyfive.loader import load
 from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_config, seat_teams
 from trumps.games.twentyfive.why import why_not
@@ -62,6 +63,7 @@ class TwentyFive(Game):
     PRESETS: ClassVar[Mapping[str, Preset]] = PRESETS
     DEFAULT_PRESET: ClassVar[str] = "classic"
     ACTIONS: ClassVar[ActionSpace] = TWENTYFIVE_ACTIONS
+    BRIEF: ClassVar[tuple[tuple[str, str], ...]] = BRIEF
     #: F4: the cards each seat is dealt (and the tricks of a hand).
     HAND_SIZE: ClassVar[int] = HAND_TRICKS
 

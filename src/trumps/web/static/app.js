@@ -614,7 +614,7 @@ function mountHeader() {
         el("button", { type: "button", "data-show": "leaderboard", testid: "nav-ratings",
           onclick: () => { location.hash = hashOf("leaderboard", boardFamily()); } }, t("Ratings"))]),
     el("div", { class: "settings" },
-      helpButton(() => (S.section === "table" ? currentTable()?.game : null)),
+      helpButton(() => context.catalog, () => (S.section === "table" ? currentTable()?.game : null)),
       gear,
       el("span", { id: "connection", testid: "connection", role: "status" })),
     panel);

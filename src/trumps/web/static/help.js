@@ -1,34 +1,17 @@
 // "How to play": each game's rules, short and plain (from docs/rules/kozyri.md and
 // docs/rules/twentyfive.md, with their rule ids), in a dialog reachable from the header on
 // every section; and a first-game walkthrough shown once at the first table (dismissed for
-// good: remembered in localStorage). `trumps play` shows the same English text (`rules`,
-// src/trumps/tui/rulestext.py; tests/web/test_browser_help.py keeps the two equal).
+// good: remembered in localStorage). The rules are each game's own lines (Game.BRIEF in
+// src/trumps/games/*/brief.py), which the catalog carries and `trumps play` shows too;
+// they are msgids of the page's catalogs (trumps.web.i18n reads them there).
 
 import { el, load, put, save } from "./dom.js";
 import { gameName, listed, t } from "./i18n.js";
 
-/** Each game's rules: [rule ids, sentence]; literal msgids. */
-export function rules(game) {
-  if (game === "twentyfive") {
-    return [
-      ["F4, F16", t("Five cards each; the suit of the turned-up card is trumps. Each trick you win is worth 5 points; the first to 25 wins at once.")],
-      ["F6", t("The best trumps are the 5, then the J of trumps, then the A♥ (always a trump), then the ace of trumps.")],
-      ["F7", t("Number cards run “highest in red, lowest in black”: in ♠ and ♣ the 2 beats the 10.")],
-      ["F13", t("When a plain suit is led, play that suit or a trump (you may trump even when you could follow); with none of that suit, play anything.")],
-      ["F14", t("When a trump is led you must play a trump; only the 5, the J and the A♥ may be kept back (reneged), and only against a lower trump.")],
-      ["F9, F10", t("If you hold the ace of trumps you may rob: take the turned-up card and put one of yours face down, before you play to the first trick.")],
-      ["F15", t("The highest trump wins the trick; with no trump in it, the highest card of the suit led.")],
-    ];
-  }
-  return [
-    ["K3", t("Before the deal everyone chooses a trump suit of their own; no two players share one.")],
-    ["K5, K16", t("All 36 cards (6 to ace) are dealt. Get rid of all your cards: the last player holding cards loses.")],
-    ["K7, K8", t("Lead any card onto the pile. The next player must beat the top card or pick up.")],
-    ["K9", t("A card beats the top card if it is a higher card of the same suit, or one of your own trumps when the top card is not of your trump suit.")],
-    ["K10", t("After you beat, play a second card of your choice on top: the next player faces that card.")],
-    ["K11, K12", t("You pick up only when you cannot beat (default rules): 3 cards, 5 if the top card is of your trump suit, the whole pile if it is the ace of your trumps.")],
-    ["K16", t("If the last player holds a single card that beats the top card, the hand is a draw.")],
-  ];
+/** A game's rules in brief from the catalog: [rule ids, sentence in the page's language]. */
+export function rules(catalog, game) {
+  const brief = catalog?.games?.find((g) => g.id === game)?.brief ?? [];
+  return brief.map(([ids, text]) => [ids, t(text)]);
 }
 
 /** The first-game walkthrough's steps; literal msgids. */
@@ -43,10 +26,10 @@ export function steps() {
 
 let dialog = null;
 
-function panel(game) {
+function panel(catalog, game) {
   return el("div", { class: "rules", testid: `rules-${game}`, lang: null },
     el("h3", {}, gameName(game)),
-    el("ol", {}, rules(game).map(([ids, text]) => el("li", {}, text, " ", ruleIds(ids)))));
+    el("ol", {}, rules(catalog, game).map(([ids, text]) => el("li", {}, text, " ", ruleIds(ids)))));
 }
 
 /** A rule's ids ("F9, F10"): identifiers of docs/rules/*.md, kept as they are written there
@@ -56,8 +39,8 @@ function ruleIds(ids) {
   return el("small", { class: "rule-id" }, listed(ids.split(", ").map((id) => el("bdi", { dir: "ltr" }, id))));
 }
 
-/** Open "How to play" on `game`'s rules (the other game a tab away). */
-export function openHelp(game = "kozyri") {
+/** Open "How to play" on `game`'s rules (the other game a tab away), from `catalog`. */
+export function openHelp(catalog, game = "kozyri") {
   if (!dialog) {
     dialog = el("dialog", { class: "help", testid: "help", "aria-labelledby": "help-title" });
     document.body.append(dialog);
@@ -70,7 +53,7 @@ export function openHelp(game = "kozyri") {
   const tabs = el("div", { role: "tablist", class: "inline" });
   const fillBody = () => {
     put(tabs, tab("kozyri"), tab("twentyfive"));
-    put(body, panel(game));
+    put(body, panel(catalog, game));
   };
   fillBody();
   put(dialog,
@@ -79,11 +62,12 @@ export function openHelp(game = "kozyri") {
   if (!dialog.open) dialog.showModal();
 }
 
-/** A button opening "How to play" (on `game()`'s rules when it names one). */
-export function helpButton(game = () => null) {
+/** A button opening "How to play" (on `game()`'s rules when it names one); `catalog()`
+ *  is the page's catalog, whose games carry their rules. */
+export function helpButton(catalog, game = () => null) {
   // On a phone the button shows "?" (its name stays the words).
   return el("button", { type: "button", class: "ghost help-button", testid: "help-open", "aria-label": t("How to play"),
-    onclick: () => openHelp(game() ?? "kozyri") },
+    onclick: () => openHelp(catalog(), game() ?? "kozyri") },
   el("span", { class: "icon", "aria-hidden": "true" }, "?"), el("span", { class: "label", "aria-hidden": "true" }, t("How to play")));
 }
 
