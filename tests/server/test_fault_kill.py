@@ -132,11 +132,16 @@ class Player(Client):
             try:
                 await self.connect()
                 welcome = await self.hello(self.name, self.token)
+                if self.table_id in welcome["tables"]:
+                    return True  # the table's snapshot follows
+                # The game ended while the server was down (its last move stored as it
+                # died): asked for, the table says how it ended.
+                await self.send({"type": "spectate", "table_id": self.table_id})
+                answer = await self.until(lambda m: m.get("table_id") == self.table_id)
             except (WebSocketException, OSError):
                 continue  # the server died again meanwhile
-            if self.table_id in welcome["tables"]:
-                return True  # the table's snapshot follows
-            self.gone_in = self.faults.life
+            assert answer["type"] == "game_over", f"{self.name} came back to {answer}"
+            self.gone_in, self.over = self.faults.life, answer
             return False
 
 
@@ -293,9 +298,9 @@ def moves_differ(player: Player, record: Msg) -> list[str]:
     moves = [m for m in moves if m.action is not None]
     stored = record["actions"]
     # The game's last move can be made durable and the server killed before it is sent:
-    # a player who then found the table over (``gone_in``) saw the record's moves up to
-    # there, and the rest is in its history (``table_problems``).
-    missed_end = player.over is None and player.gone_in is not None and len(moves) < len(stored)
+    # a player who then found the table over (``gone_in``, told by a game_over) saw the
+    # record's moves up to there, and the rest is in its history (``table_problems``).
+    missed_end = player.gone_in is not None and len(moves) < len(stored)
     if len(moves) != len(stored) and not missed_end:
         return [f"{player.name} saw {len(moves)} moves, the stored record has {len(stored)}"]
     game = replay({**record, "actions": [], "outcome": None, "finished": None})

@@ -165,6 +165,21 @@ def test_a_table_the_server_gave_up_is_said_and_leaves_the_lobby_list() -> None:
     assert any("never started" in str(i.data) for i in state.tables["t-1"].feed)
 
 
+def test_joining_a_table_that_ended_and_is_gone_says_where_its_game_is() -> None:
+    """An invite to a table whose game ended since (the server answers game_over, not
+    no such table): said once, with the game's number in the history; nothing to open."""
+    state = ClientState()
+    state.pending_join = "t-gone"
+    outcome = {"winners": [1], "losers": [0], "draw": False, "reason": "out_of_cards"}
+    change = state.apply(
+        {"type": "game_over", "table_id": "t-gone", "outcome": outcome, "record_id": 12}
+    )
+    assert change.kind == "error" and "ended" in change.text and "game 12" in change.text
+    assert state.pending_join is None and "t-gone" not in state.tables
+    # One the client did not ask about is not news.
+    assert state.apply({"type": "game_over", "table_id": "t-other", "outcome": outcome}).text == ""
+
+
 def test_the_client_contributes_once_per_commitment_and_checks_the_record() -> None:
     """docs/fairness.md: a seat's value is given after the commitment, before the deal, the
     same value again after a reconnection; the record is checked against both."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 import re
 from collections.abc import Awaitable, Callable
 
@@ -16,6 +17,9 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from server.e2e import ServerProc
+from trumps.games import new_game
+from trumps.records import record_of
+from trumps.store import SqlStore
 from web.kit import MINE_OR_OVER, WAIT, Run, open_page, setting
 
 PASSWORD = "correct horse battery staple 42"
@@ -583,5 +587,32 @@ def test_a_rated_game_against_the_computer_has_no_hint_button_and_says_why(
         await expect(page.locator("#table .t-title [data-testid='rated']")).to_have_count(0)
         await expect(page.get_by_test_id("hint")).to_be_visible()
         await expect(page.get_by_test_id("no-hints")).to_be_hidden()
+
+    run(body)
+
+
+def test_an_address_naming_a_table_whose_game_ended_and_is_gone_says_so(
+    server: ServerProc, run: Run
+) -> None:
+    """A link to a table whose game ended while no server held it (stored finished, gone
+    from memory: its last move stored as the server died): the server answers how it
+    ended, and the page says the game is in the history, on the first screen, for a link
+    to watch and a link to sit alike."""
+    game, rng = new_game("kozyri", players=2, seed=3), random.Random(3)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_actions()))
+
+    async def body(browser: Browser) -> None:
+        store = SqlStore(server.db)
+        try:
+            await store.save_game(record_of(game), table_id="t-ended-gone")
+        finally:
+            await store.close()
+        for address in ("?watch=t-ended-gone", "?table=t-ended-gone"):
+            _, page = await open_page(browser, f"{server.http}/{address}", name="Ana", still=True)
+            status = page.locator("#status")
+            await expect(status).to_contain_text("has ended; it is in the history")
+            await expect(page.get_by_test_id("table")).to_be_hidden()
+            assert await page.get_by_text("There is no such table.").count() == 0
 
     run(body)

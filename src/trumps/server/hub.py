@@ -153,6 +153,7 @@ class Hub:
             counters=self.counters,
             background=self._background,
             conn_by_id=self.conn_by_id,
+            store=self.store,
         )
 
     # -- life cycle -------------------------------------------------------------------------

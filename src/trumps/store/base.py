@@ -446,6 +446,11 @@ class Store(ABC):
         """Finished games, newest first; only those ``player`` (an id) sat in, if given."""
 
     @abstractmethod
+    async def finished_at(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The newest finished game of table ``table_id``: its id and its record's outcome
+        (None: the table has no finished game)."""
+
+    @abstractmethod
     async def player_ratings(self, player_id: int) -> dict[str, Rating]:
         """The player's rating in each family they played a rated game of."""
 

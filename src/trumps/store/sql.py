@@ -452,6 +452,17 @@ class SqlStore(Leases, SessionRows, RatingRows, AnalysisRows, Store):
             for row in rows
         ]
 
+    async def finished_at(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
+        query = (
+            select(games.c.id, games.c.outcome)
+            .where(games.c.table_id == table_id, games.c.status == FINISHED)
+            .order_by(games.c.id.desc())
+            .limit(1)
+        )
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(query)).one_or_none()
+        return None if row is None else (int(row.id), dict(row.outcome))
+
     async def get_game(self, game_id: int, include_running: bool = False) -> dict[str, Any]:
         query = select(games).where(games.c.id == game_id)
         if not include_running:

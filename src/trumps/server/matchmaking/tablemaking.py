@@ -3,12 +3,13 @@ requests at a table — here, or passed to the process that owns it (``trumps.se
 
 ``TableRequests`` is a part the hub holds (``hub.requests``); it is given what it works
 with — the live tables, the lobby, the cluster, the budgets, the bot runner, the hub as the
-tables' listener — and owns how tables are dealt (``deal_from``).
+tables' listener, the store (where a table's finished game is found) — and owns how tables are dealt (``deal_from``).
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -49,9 +50,11 @@ from trumps.server.wire.protocol import (
     ContinueHand,
     Contribute,
     CreateTable,
+    GameOver,
     HintAsk,
     JoinTable,
     LeaveTable,
+    OutcomeInfo,
     QuickMatch,
     Rematch,
     RematchAsk,
@@ -63,8 +66,11 @@ from trumps.server.wire.protocol import (
     TakebackAsk,
     Waiting,
 )
+from trumps.store import Store
 
 __all__ = ["TableRequests"]
+
+log = logging.getLogger("trumps.server.hub")
 
 
 class TableRequests:
@@ -82,8 +88,10 @@ class TableRequests:
         counters: Counters,
         background: Background,
         conn_by_id: Callable[[int], Connection | None],
+        store: Store,
     ) -> None:
         self.listener, self.tables, self.lobby, self.cluster = listener, tables, lobby, cluster
+        self.store = store
         self.options, self.runner, self.counters = options, runner, counters
         self._background, self.conn_by_id = background, conn_by_id
         self._seeds = itertools.count(0)
@@ -301,7 +309,26 @@ class TableRequests:
         if await self.cluster.forward(conn, request):  # owned elsewhere
             return
         conn.tables.discard(table_id)
+        conn.watching.discard(table_id)
+        ended = None if isinstance(request, LeaveTable) else await self._ended(table_id)
+        if ended is not None:
+            conn.put_nowait(ended)
+            return
         refuse(conn, "no_such_table", f"no table {table_id!r}", table_id)
+
+    async def _ended(self, table_id: str) -> GameOver | None:
+        """How the game of a table no process holds any more ended, if the store has it
+        finished: a player coming back to a table whose last move was stored as its
+        process died (or after it was let go) hears the end instead of no such table."""
+        try:
+            found = await self.store.finished_at(table_id)
+        except Exception as e:  # the store cannot say now: no such table, as before
+            log.warning("table %s: its finished game could not be looked up: %s", table_id, e)
+            return None
+        if found is None:
+            return None
+        game_id, outcome = found
+        return GameOver(table_id=table_id, outcome=OutcomeInfo(**outcome), record_id=game_id)
 
     async def _hint_budget(self, conn: Connection, table_id: str) -> bool:
         """Spend one of the player's and the address's hints (``FairUse``), or say why not."""

@@ -439,6 +439,10 @@ class ClientState:
     def _on_game_over(self, m: Msg) -> Change:
         t = self.tables.get(str(m.get("table_id")))
         if t is None:
+            if m.get("table_id") == self.pending_join:  # a table that ended and is gone
+                self.pending_join = None
+                text = f"The game at that table has ended; it is game {m.get('record_id')} in the history."
+                return Change("error", text=text)
             return Change("game_over")
         t.outcome = m.get("outcome")
         t.record_id = m.get("record_id")

@@ -274,6 +274,14 @@ const handlers = {
 
   game_over(m) {
     const tb = S.tables.get(m.table_id);
+    if (!tb && (m.table_id === S.invite?.id || m.table_id === S.pendingJoin)) {
+      // The table an address names has ended and is gone: say so; its game is in the history.
+      S.invite = null;
+      S.pendingJoin = null;
+      show(S.section);
+      status(t("The game at that table has ended; it is in the history."), "info");
+      return;
+    }
     if (!tb) return;
     Object.assign(tb, { outcome: m.outcome, record_id: m.record_id ?? null, hint: null });
     rememberGame(tb.id, tb.record_id);
