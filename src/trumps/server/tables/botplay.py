@@ -25,6 +25,7 @@ sets it going again, at the people's priority once a person plays.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from typing import Any, Final
@@ -43,8 +44,8 @@ __all__ = [
     "HINT_LEVEL",
     "PACES",
     "UNSTARTED_END",
-    "BotPlay",
     "Pace",
+    "TableBots",
     "hint_message",
 ]
 
@@ -53,7 +54,7 @@ log = logging.getLogger("trumps.server.tables.table")
 RATED_NO_HINTS: Final = (
     "no hints at a rated table: the game is yours alone (analysis comes after it)"
 )
-#: A table only bots play (``BotPlay.bots_play``: bots only, or every person gone) stops
+#: A table only bots play (``TableBots.bots_play``: bots only, or every person gone) stops
 #: when nobody watches it and is given up after this many seconds unwatched: its moves
 #: would only spend the bot time all tables share, and five minutes is enough for a reload
 #: or a dropped connection to come back to it (after the grace period, for a person).
@@ -78,29 +79,52 @@ def hint_message(table_id: str, number: int, decision: Decision) -> HintMsg:
     )
 
 
-class BotPlay(Seats):
-    """Asking bots for moves and hints (the answers come back as commands)."""
+class TableBots:
+    """A table's bots, held by the table as ``table.bots``: asking them for moves and
+    hints (the answers come back as commands), their pace, and whether they play at all."""
 
-    _moved_at: float | None = None  # when the latest game event happened (None: not yet)
-    _paced_move: BotMove | None = None  # a bot's chosen move waiting for its time
-    _hand_read: tuple[int, frozenset[int]] = (0, frozenset())  # a hand, the seats that read it
-    _pace_rng = random.Random()  # the natural delays' variation (not the bots' seeds)
-    _idle_armed = False  # a table only bots play, nobody watching: its end is set
-    _bot_kind: Kind = "people"  # what the bot move being thought was queued as
-    #: Why the table was given up unfinished ("idle", "not_started"), once it was.
-    expired: str | None = None
+    def __init__(self, table: Seats) -> None:
+        self.table = table
+        self._moved_at: float | None = None  # when the latest game event happened (None: not yet)
+        self._paced_move: BotMove | None = None  # a bot's chosen move waiting for its time
+        # a hand, and the seats whose people read its summary
+        self._hand_read: tuple[int, frozenset[int]] = (0, frozenset())
+        self._pace_rng = random.Random()  # the natural delays' variation (not the bots' seeds)
+        self._idle_armed = False  # a table only bots play, nobody watching: its end is set
+        self._bot_kind: Kind = "people"  # what the bot move being thought was queued as
+        self._bot_task: asyncio.Task[None] | None = None  # the bot move being thought
+        self._hints: set[asyncio.Task[None]] = set()
+        self._hinting: dict[int, int] = {}  # seat -> its hints being thought
+
+    def thinking(self) -> list[asyncio.Task[None]]:
+        """The bot move and the hints being thought now."""
+        return [t for t in (self._bot_task, *self._hints) if t is not None and not t.done()]
+
+    def chose(self) -> None:
+        """The bot move being thought came back (a ``BotMove`` command)."""
+        self._bot_task = None
+
+    async def stop(self) -> None:
+        """Stop thinking: the table's task ends."""
+        for hint in list(self._hints):
+            hint.cancel()
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._bot_task
 
     @property
     def bots_only(self) -> bool:
         """A table of bots only by its seats (nobody's seat): it is never paced."""
-        return all(seat.level is not None for seat in self.seats)
+        return all(seat.level is not None for seat in self.table.seats)
 
     @property
     def people_present(self) -> bool:
         """A person holds a seat and is expected to play it: seated, or disconnected but
         still within the grace period (the takeover bot does not play for them yet)."""
         return any(
-            seat.level is None and seat.owner is not None and not seat.away for seat in self.seats
+            seat.level is None and seat.owner is not None and not seat.away
+            for seat in self.table.seats
         )
 
     @property
@@ -112,7 +136,7 @@ class BotPlay(Seats):
         (``leave_table``) or has been away past the grace period.  A person away for less
         than the grace period still counts as playing: a brief disconnection is never
         penalised."""
-        return self.bots_only or (self.started and not self.people_present)
+        return self.bots_only or (self.table.started and not self.people_present)
 
     def bot_kind(self) -> Kind:
         """What this table's bot moves are queued as (``BotRunner``)."""
@@ -123,10 +147,14 @@ class BotPlay(Seats):
         only, else the table's pace (a longer hold when that move closed a trick or hand)."""
         if self.bots_only:
             return 0.0
-        closed = self.game.closed()  # what the latest move closed, as the game tells
+        closed = self.table.game.closed()  # what the latest move closed, as the game tells
         unread = closed is not None and "hand" in closed and self._unread(closed)
         return pace_delay(
-            PACES[self.config.bot_pace], closed, over=self.over, unread=unread, rng=self._pace_rng
+            PACES[self.table.config.bot_pace],
+            closed,
+            over=self.table.over,
+            unread=unread,
+            rng=self._pace_rng,
         )
 
     def _unread(self, closed: dict[str, Any]) -> bool:
@@ -135,73 +163,75 @@ class BotPlay(Seats):
         hand, read = self._hand_read
         done = read if hand == closed["hand"].get("hand") else frozenset()
         people = {
-            s for s, seat in enumerate(self.seats)
+            s for s, seat in enumerate(self.table.seats)
             if seat.level is None and seat.owner is not None and not seat.away
         }  # fmt: skip
         return bool(people - done)
 
-    def _continue(self, c: ContinueCmd) -> None:
+    def continue_hand(self, c: ContinueCmd) -> None:
         """A person read the summary of hand ``c.hand``: once all have, the next hand's bot
         move waits only the pace."""
-        seat = self._seat_of(c.conn)
+        seat = self.table._seat_of(c.conn)
         if seat is None:
             return
         hand, read = self._hand_read
         self._hand_read = (c.hand, (read if hand == c.hand else frozenset()) | {seat})
         move = self._paced_move
-        if move is not None and move.expected == self.number:
+        if move is not None and move.expected == self.table.number:
             self._pace(move)  # its time again, from the pace now
 
     def _due(self) -> float:
         """When the next bot move may be sent: the pace after the latest move."""
-        since = self.time.now() if self._moved_at is None else self._moved_at
+        since = self.table.time.now() if self._moved_at is None else self._moved_at
         return since + self.pace_delay()
 
     def _pace(self, move: BotMove) -> None:
         """Send ``move`` when it is due (now, if it is)."""
-        wait = self._due() - self.time.now()
+        wait = self._due() - self.table.time.now()
         if wait <= 0:
             self._paced_move = None
-            self._cancel_timer("bot")
-            self.submit(move)
+            self.table._cancel_timer("bot")
+            self.table.submit(move)
             return
         self._paced_move = move
 
         def due() -> None:
             self._paced_move = None
-            self.submit(move)
+            self.table.submit(move)
 
-        self._timers.set("bot", wait, due)
+        self.table._timers.set("bot", wait, due)
 
-    def _moved(self) -> None:
+    def moved(self) -> None:
         """A game event happened now: the next bot move is paced from here."""
-        self._moved_at = self.time.now()
+        self._moved_at = self.table.time.now()
 
-    def _hint(self, c: HintCmd) -> None:
-        seat = self._seat_of(c.conn)
+    def hint(self, c: HintCmd) -> None:
+        seat = self.table._seat_of(c.conn)
         if seat is None:
             return
-        if self.config.rated:  # the strongest bot's moves would be anyone's rating
-            self._error(c.conn, "rated_no_hints", RATED_NO_HINTS)
+        if self.table.config.rated:  # the strongest bot's moves would be anyone's rating
+            self.table._error(c.conn, "rated_no_hints", RATED_NO_HINTS)
             return
-        if any(other.level is None for s, other in enumerate(self.seats) if s != seat):
-            self._error(c.conn, "not_allowed", "hints are for games against the computer only")
+        if any(other.level is None for s, other in enumerate(self.table.seats) if s != seat):
+            self.table._error(
+                c.conn, "not_allowed", "hints are for games against the computer only"
+            )
             return
-        if self.over or not self.started or self.game.current_player != seat:
-            self._error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
+        if self.table.over or not self.table.started or self.table.game.current_player != seat:
+            self.table._error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
             return
         if self._hinting.get(seat, 0) >= HINTS_AT_ONCE:
-            self._error(c.conn, "hint_pending", "a hint for this seat is still being thought")
+            self.table._error(c.conn, "hint_pending", "a hint for this seat is still being thought")
             return
         request = BotRequest(
             HINT_LEVEL,
-            self.game.game_id,
-            self.game.view(seat),
-            self.game.legal_actions(),
-            self.bot_time,
-            self._rng.getrandbits(64),
+            self.table.game.game_id,
+            self.table.game.view(seat),
+            self.table.game.legal_actions(),
+            self.table.bot_time,
+            self.table._rng.getrandbits(64),
         )
-        task = asyncio.create_task(self._advise(c.conn, request, self.number))
+        task = asyncio.create_task(self._advise(c.conn, request, self.table.number))
         self._hints.add(task)
         self._hinting[seat] = self._hinting.get(seat, 0) + 1
         task.add_done_callback(self._hints.discard)
@@ -214,68 +244,70 @@ class BotPlay(Seats):
 
     async def _advise(self, conn: Outbox, request: BotRequest, number: int) -> None:
         try:
-            decision = await self.runner.decide(request, table=self.table_id, kind="hint")
+            decision = await self.table.runner.decide(
+                request, table=self.table.table_id, kind="hint"
+            )
         except Exception:
-            log.exception("table %s: the hint failed", self.table_id)
-            self._error(conn, "internal_error", "no hint this time")
+            log.exception("table %s: the hint failed", self.table.table_id)
+            self.table._error(conn, "internal_error", "no hint this time")
             return
-        self._send(conn, hint_message(self.table_id, number, decision))
+        self.table._send(conn, hint_message(self.table.table_id, number, decision))
 
     def _watched(self) -> bool:
         """A table only bots play (``bots_play``) moves while somebody watches it (else it
         waits, and is given up after ``BOTS_IDLE_END`` seconds)."""
         # A rated game under way plays on unwatched: whoever gave it up loses it, and it
         # must end to be rated (docs/ratings.md).
-        rated = self.config.rated and bool(self.game.history)
-        if not self.bots_play or self._subs or self.over or rated:
-            self._cancel_timer("idle")
+        rated = self.table.config.rated and bool(self.table.game.history)
+        if not self.bots_play or self.table._subs or self.table.over or rated:
+            self.table._cancel_timer("idle")
             self._idle_armed = False
             return True
         if not self._idle_armed:
             self._idle_armed = True
-            self._set_timer("idle", BOTS_IDLE_END, Expire("idle"))
+            self.table._set_timer("idle", BOTS_IDLE_END, Expire("idle"))
         return False
 
-    def _expire(self, c: Expire) -> None:
+    def expire(self, c: Expire) -> None:
         """Give the table up, if it is still what the timer was set for."""
-        if self.over:
+        if self.table.over:
             return
-        if c.reason == "idle" and not self._subs and self.bots_play and self._idle_armed:
-            self.expired = "idle"
-        elif c.reason == "not_started" and not self.started:
-            self.expired = "not_started"
+        if c.reason == "idle" and not self.table._subs and self.bots_play and self._idle_armed:
+            self.table.expired = "idle"
+        elif c.reason == "not_started" and not self.table.started:
+            self.table.expired = "not_started"
 
-    def _maybe_bot(self) -> None:
-        seat = self.game.current_player
-        if self.started and not self._watched():
+    def maybe_bot(self) -> None:
+        seat = self.table.game.current_player
+        if self.table.started and not self._watched():
             if self._bot_task is not None:  # not wanted now: its place in the queue goes
                 self._bot_task.cancel()
                 self._bot_task = None
-                self._cancel_timer("bot")  # a paced move already chosen waits for a watcher
+                self.table._cancel_timer("bot")  # a paced move already chosen waits for a watcher
                 self._paced_move = None
             return
         if self._bot_task is not None and self._bot_kind != self.bot_kind():
             self._bot_kind = self.bot_kind()  # a person came back or left while it was queued
-            self.runner.requeue(self.table_id, self._bot_kind)
+            self.table.runner.requeue(self.table.table_id, self._bot_kind)
         if (
-            not self.started
+            not self.table.started
             or self._bot_task is not None
             or seat is None
-            or self.over
-            or not self._bot_plays(seat)
+            or self.table.over
+            or not self.table._bot_plays(seat)
         ):
             return
-        view, legal = self.game.view(seat), self.game.legal_actions()
+        view, legal = self.table.game.view(seat), self.table.game.legal_actions()
         self._bot_kind = self.bot_kind()
-        self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.number))
+        self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.table.number))
 
     async def _think(self, seat: int, view: dict[str, Any], legal: list[str], number: int) -> None:
-        level = self.seats[seat].level or self.config.takeover
-        seed = self._rng.getrandbits(64)
+        level = self.table.seats[seat].level or self.table.config.takeover
+        seed = self.table._rng.getrandbits(64)
         try:
-            decision = await self.runner.decide(
-                BotRequest(level, self.game.game_id, view, legal, self.bot_time, seed),
-                table=self.table_id,
+            decision = await self.table.runner.decide(
+                BotRequest(level, self.table.game.game_id, view, legal, self.table.bot_time, seed),
+                table=self.table.table_id,
                 kind=self._bot_kind,  # as it is now: requeued if it changes meanwhile
             )
             action = decision.action
@@ -283,7 +315,7 @@ class BotPlay(Seats):
             raise
         except Exception:
             log.exception(
-                "table %s: bot for seat %d failed; playing a legal move", self.table_id, seat
+                "table %s: bot for seat %d failed; playing a legal move", self.table.table_id, seat
             )
             action = legal[0]
         self._pace(BotMove(seat, action, number))  # sent when due (the module docstring)

@@ -21,7 +21,6 @@ per-connection outboxes (anything with ``put_nowait``).  No sockets and no store
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -32,7 +31,7 @@ from trumps.errors import IllegalAction, InvalidAction
 from trumps.games import Game
 from trumps.host.takeback import kept_after_takeback
 from trumps.records import record_of
-from trumps.server.tables.botplay import HINT_LEVEL, UNSTARTED_END, BotPlay
+from trumps.server.tables.botplay import HINT_LEVEL, UNSTARTED_END, TableBots
 from trumps.server.tables.bots import BotRunner
 from trumps.server.tables.clock import TIMEOUT_FLOOR
 from trumps.server.tables.commands import (
@@ -62,6 +61,7 @@ from trumps.server.tables.commands import (
 from trumps.server.tables.config import TableConfig
 from trumps.server.tables.persist import TableStorage
 from trumps.server.tables.projection import LOG_IN_SNAPSHOT, why_msg
+from trumps.server.tables.seats import Seats
 from trumps.server.tables.tablebase import CHAT_IN_SNAPSHOT, TakebackAsk
 from trumps.server.tables.timing import TimeSource
 from trumps.server.wire.protocol import ChatPosted
@@ -130,7 +130,7 @@ def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class Table(BotPlay):
+class Table(Seats):
     """The one writer of a live table.
 
     ``seats`` has one entry per seat: a bot level (``"random"`` … ``"expert"``) or None for a
@@ -167,6 +167,7 @@ class Table(BotPlay):
         )
         self.listener = listener
         self.storage = TableStorage(self)  # what it stores, and when
+        self.bots = TableBots(self)  # its bots' moves, pace and hints
 
     # -- the outside surface --------------------------------------------------------------
     def start(self) -> None:
@@ -258,7 +259,7 @@ class Table(BotPlay):
                 self._absent(s)
         if not self.started:
             self._set_timer("unstarted", UNSTARTED_END, Expire("not_started"))
-        self._maybe_bot()
+        self.bots.maybe_bot()
         self._arm_clock()
         try:
             while True:
@@ -274,12 +275,7 @@ class Table(BotPlay):
                     self.commands.task_done()
         finally:
             self._timers.cancel_all()
-            for hint in list(self._hints):
-                hint.cancel()
-            if self._bot_task is not None:
-                self._bot_task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._bot_task
+            await self.bots.stop()
 
     async def _step(self, command: Command) -> None:
         """Handle one command and store what it changed; only then send its messages, and
@@ -314,7 +310,7 @@ class Table(BotPlay):
             if self.listener is not None:
                 self.listener.table_expired(self)
             return
-        self._maybe_bot()
+        self.bots.maybe_bot()
         if self.number != number:
             self._arm_clock()
             if self.listener is not None:
@@ -325,7 +321,7 @@ class Table(BotPlay):
         thinking (for tests: with a ``ManualTime`` the table then waits only on time)."""
         while True:
             await self.commands.join()
-            thinking = [t for t in (self._bot_task, *self._hints) if t is not None and not t.done()]
+            thinking = self.bots.thinking()
             if not thinking:
                 if self.commands.empty():
                     return
@@ -344,7 +340,7 @@ class Table(BotPlay):
         elif isinstance(command, ResignCmd):
             self._resign(command)
         elif isinstance(command, ContinueCmd):
-            self._continue(command)
+            self.bots.continue_hand(command)
         elif isinstance(command, ResyncCmd):
             if command.conn not in self._subs:
                 self._error(command.conn, "not_seated", "not at this table; join or spectate")
@@ -353,7 +349,7 @@ class Table(BotPlay):
         elif isinstance(command, Chat):
             self._chat(command)
         elif isinstance(command, HintCmd):
-            self._hint(command)
+            self.bots.hint(command)
         elif isinstance(command, TakebackCmd):
             self._ask_takeback(command)
         elif isinstance(command, TakebackAnswerCmd):
@@ -369,7 +365,7 @@ class Table(BotPlay):
         elif isinstance(command, Start):
             self._start_asked = True
         elif isinstance(command, Expire):
-            self._expire(command)
+            self.bots.expire(command)
 
     def _act(self, c: Act) -> None:
         seat = self._seat_of(c.conn)
@@ -404,7 +400,7 @@ class Table(BotPlay):
         self._after_action("action", seat, by_bot=False)
 
     def _bot_move(self, c: BotMove) -> None:
-        self._bot_task = None
+        self.bots.chose()
         if (
             c.expected != self.number
             or self.over
@@ -412,14 +408,14 @@ class Table(BotPlay):
             or self.game.current_player != c.seat
             or not self._bot_plays(c.seat)
         ):
-            return  # the table moved on while the bot thought; _maybe_bot asks again
+            return  # the table moved on while the bot thought; maybe_bot asks again
         self.game.play(c.action)  # a bot returns one of the legal actions
         self._charge_clock(moved=True)
         self._after_action("action", c.seat, by_bot=True)
 
     def _after_action(self, kind: EventKind, seat: int, *, by_bot: bool) -> None:
         ply = len(self.game.history) - 1
-        self._moved()
+        self.bots.moved()
         self._emit(kind, seat=seat, action=self.game.history[-1], by_bot=by_bot, ply=ply)
         self._maybe_end()
 
@@ -489,7 +485,7 @@ class Table(BotPlay):
                 e.ply = None
         stored = self.stored
         stored.undone = kept if stored.undone is None else min(stored.undone, kept)
-        self._moved()
+        self.bots.moved()
         self._emit("takeback", seat=seat, action=undone)
 
     def _chat(self, c: Chat) -> None:
@@ -555,7 +551,7 @@ class Table(BotPlay):
                 seat.starter = seat.owner
             self._cancel_timer("unstarted")
             self.started_at = _now_iso()
-            self._moved()
+            self.bots.moved()
             self._emit("start")
             self._maybe_end()
 

@@ -1,9 +1,9 @@
 """The state of one live table and the queries on it, shared by the table's parts.
 
 ``Table`` (``trumps.server.tables.table``) is assembled from parts, one module each: this state,
-what each recipient is shown (``projection``), seats and grace periods (``seats``), bot
-moves and hints (``botplay``), and the command loop and game flow (``table``); the table
-holds its storage (``persist.TableStorage``) as a part of its own.  All of them
+what each recipient is shown (``projection``), seats and grace periods (``seats``), and the
+command loop and game flow (``table``); the table holds its bots (``botplay.TableBots``:
+moves, pace, hints) and its storage (``persist.TableStorage``) as parts of its own.  All of them
 run only inside the table's one writer task.  The state also holds the table's time: the
 Fischer clocks (``clock``) and the timers (``timing``), both read from one injected
 ``TimeSource`` so tests can drive them without waiting.
@@ -133,9 +133,8 @@ class TableBase:
         self._subs: dict[Outbox, int | None] = {}  # connection -> seat or None
         # spectator -> (person, name); the name None: the person chose none
         self._watchers: dict[Outbox, tuple[object, str | None]] = {}
-        self._bot_task: asyncio.Task[None] | None = None
-        self._hints: set[asyncio.Task[None]] = set()
-        self._hinting: dict[int, int] = {}  # seat -> its hints being thought
+        #: Why the table was given up unfinished ("idle", "not_started"), once it was.
+        self.expired: str | None = None
         self._timers = KeyedTimers(self.time)
         self._task: asyncio.Task[None] | None = None
         self.final_record: dict[str, Any] | None = None  # the record, once the game ended
