@@ -38,7 +38,7 @@ from trumps.store import (
     UnknownPlayer,
 )
 from trumps.store._tables import game_players, games, metadata, players
-from trumps.store.sql import _alembic_config, schema_revision_head
+from trumps.store.sql import _alembic_config, finished_at_query, schema_revision_head
 
 TABLES = {
     "players",
@@ -825,3 +825,32 @@ def test_many_tables_in_one_commit_each_get_their_own_answer(db: Db) -> None:
         assert sorted(t.table_id for t in claimed) == ["t2", "t3"]
 
     db.on_store(body)
+
+
+def test_the_newest_finished_game_of_a_table_is_found_through_an_index(db: Db) -> None:
+    """A request about a table no process holds asks the store for that table's newest
+    finished game (``finished_at``): the query is answered from an index on the table id,
+    not by walking every finished game (the plan of the very query the store runs)."""
+
+    async def body() -> None:
+        store = await db.opened()
+        for seed in range(3):  # three finished games, one of them at the table asked about
+            record = record_of(finished_game("kozyri", 2, seed))
+            await store.save_game(record, table_id=f"t-{seed}")
+        found = await store.finished_at("t-1")
+        assert found is not None and found[1] == record_of(finished_game("kozyri", 2, 1))["outcome"]
+        query = finished_at_query("t-1")
+        engine = create_async_engine(db.url, **db.options)
+        try:
+            async with engine.connect() as conn:
+                compiled = query.compile(conn.sync_engine, compile_kwargs={"literal_binds": True})
+                if db.backend == "sqlite":
+                    plan = (await conn.execute(text(f"EXPLAIN QUERY PLAN {compiled}"))).all()
+                else:  # a planner free to scan a small table is told not to, as a big one would
+                    await conn.execute(text("SET enable_seqscan = off"))
+                    plan = (await conn.execute(text(f"EXPLAIN {compiled}"))).all()
+        finally:
+            await engine.dispose()
+        assert "ix_games_table_id" in " ".join(str(part) for row in plan for part in row), plan
+
+    db.run(body)

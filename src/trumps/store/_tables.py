@@ -72,6 +72,9 @@ games = Table(
         postgresql_where=text("status = 'running'"),
     ),
     Index("ix_games_status_id", "status", "id"),
+    # A table's games by status, newest first (its newest finished game, for a request about a table no
+    # process holds: Store.finished_at).
+    Index("ix_games_table_id", "table_id", "status", "id"),
     sqlite_autoincrement=True,  # a discarded running game's id is never reused
 )
 
