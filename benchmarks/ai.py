@@ -37,9 +37,10 @@ from trumps.ai.determinize import Determinizer
 from trumps.ai.heuristics_kozyri import KozyriMediumBot
 from trumps.ai.kozyri_search import solve
 from trumps.ai.simple import EasyBot, RandomBot
+from trumps.games.viewtypes import View
 
 
-def _first_view(game_id: str, players: int, seed: int) -> dict[str, Any]:
+def _first_view(game_id: str, players: int, seed: int) -> View:
     extra: dict[str, Any] = {"trumps": list("SHDC"[:players])} if game_id == "kozyri" else {}
     game = trumps.new_game(game_id, players=players, seed=seed, **extra)
     seat = game.current_player

@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from trumps.ai import Bot, Decision, Limits
 from trumps.envs.observation import encode
 from trumps.games import game_class
+from trumps.games.viewtypes import View
 
 WEIGHTS = Path(__file__).resolve().parent / "linear_policy.npz"
 
@@ -38,9 +39,7 @@ class LinearBot(Bot):
             raise ValueError(f"the policy was trained for {trained}, not {game_id}")
         self.space = game_class(game_id).ACTIONS
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         scores = np.asarray(encode(view), dtype=np.float32) @ self.w + self.b
         best = max(legal, key=lambda a: float(scores[self.space.to_id(a)]))
         return Decision(best, "the linear policy's highest-scoring legal action")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -133,7 +133,7 @@ def void_constraints(pos: dict[str, Any]) -> dict[int, set[str]]:
 
 
 def redeal(
-    pos: dict[str, Any], view: dict[str, Any], seat: int, rng: random.Random
+    pos: dict[str, Any], view: Mapping[str, Any], seat: int, rng: random.Random
 ) -> dict[str, Any] | None:
     """``pos`` with the cards hidden from ``seat`` shuffled among their places, keeping
     counts, known cards and every public deduction; None if no such shuffle was found."""

@@ -10,6 +10,7 @@ import pytest
 import trumps
 from trumps import Game, new_game
 from trumps.ai import BOTS, Bot, Decision, Limits, make_bot
+from trumps.games.viewtypes import View, twentyfive_view
 
 LIMITS = Limits(time=1.0)
 
@@ -25,9 +26,7 @@ class _Checking(Bot):
         self.inner = inner
         self.decisions = 0
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         assert isinstance(view, dict) and "seed" not in view
         d = self.inner.decide(view, legal, limits, rng)
         assert isinstance(d, Decision) and d.action in legal and d.reasoning
@@ -137,7 +136,7 @@ def _decide(level: str, game: Game, seed: int = 0) -> Decision:
 def test_the_joker_cases_are_reached() -> None:
     # The positions really are what they claim (else the tests below prove nothing).
     turned = JOKER_CASES["turned up"]
-    assert turned.view(1)["trump"] is None and turned.current_player == 1
+    assert twentyfive_view(turned.view(1))["trump"] is None and turned.current_player == 1
     assert all(a.startswith("discard ") for a in turned.legal_actions())
     assert "JK" in JOKER_CASES["held"].legal_actions()
     assert set(JOKER_CASES["led"].legal_actions()) == {"5S", "7H", "8H", "9H", "TH"}  # F14

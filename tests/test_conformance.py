@@ -16,7 +16,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -175,7 +175,7 @@ def test_undo_crosses_hand_changes() -> None:
 # -- views ---------------------------------------------------------------------------
 
 
-def public_cards(pos: dict[str, Any], view: dict[str, Any], seat: int) -> set[str]:
+def public_cards(pos: dict[str, Any], view: Mapping[str, Any], seat: int) -> set[str]:
     public: set[str] = set(pos["hands"][seat])
     for s, h in enumerate(view["hands"]):
         if s != seat and isinstance(h, dict):
@@ -192,7 +192,7 @@ def public_cards(pos: dict[str, Any], view: dict[str, Any], seat: int) -> set[st
     return public
 
 
-def check_view(pos: dict[str, Any], view: dict[str, Any], seat: int) -> None:
+def check_view(pos: dict[str, Any], view: Mapping[str, Any], seat: int) -> None:
     assert view["seat"] == seat
     assert "seed" not in view and "stock" not in view
     assert sorted(view["hands"][seat]) == sorted(pos["hands"][seat])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -12,6 +11,7 @@ from rich.text import Text
 from trumps import Game, from_json, new_game
 from trumps.cards import card_pretty, parse_card
 from trumps.errors import InvalidAction
+from trumps.games.viewtypes import View, hidden_hand, kozyri_view, own_cards, twentyfive_view
 from trumps.tui.board import rules_label
 from trumps.tui.cardtext import action_label, typed_action
 from trumps.tui.play import Session
@@ -81,10 +81,10 @@ def test_kozyri_three_players_show_no_hidden_card() -> None:
     view = game.view(seat)
     plain = render_plain(view, game.legal_actions(), seat_names(3, seat))
     full = game.to_json()
-    public = set(view["pile"])
+    public = set(kozyri_view(view)["pile"])
     for s in range(3):
         if s != seat:
-            public |= set(view["hands"][s]["known"])
+            public |= set(hidden_hand(view, s)["known"])
             hidden = [c for c in full["hands"][s] if c not in public]
             assert hidden
             for c in hidden:
@@ -178,7 +178,7 @@ def test_hand_text_and_plain_console_output() -> None:
     assert "\x1b[" in colour.getvalue()
 
 
-def _public_view(game: Game) -> dict[str, Any]:
+def _public_view(game: Game) -> View:
     """What a spectator may see of ``game`` (``Game.view(None)``)."""
     return game.view(None)
 
@@ -188,7 +188,10 @@ def test_twentyfive_joker_turned_up_renders_for_every_seat_and_spectators() -> N
     game = new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
     dealer = game.current_player
     assert dealer is not None
-    assert game.view(dealer)["turnup"] == "JK" and game.view(dealer)["trump"] is None
+    assert (
+        twentyfive_view(game.view(dealer))["turnup"] == "JK"
+        and twentyfive_view(game.view(dealer))["trump"] is None
+    )
     legal = game.legal_actions()
     dealer_cards = [c for c in game.to_json()["hands"][dealer] if c != "JK"]
     for seat in range(4):
@@ -234,7 +237,7 @@ def test_joker_discard_is_typed_and_told_as_a_discard() -> None:
     assert "Your turn: discard a card face down — you took the turned-up joker." in before
     assert "rob the turn-up" not in before and "robs the turn-up" not in before
     assert len(game.history) >= 1 and "QC" in game.history[0]
-    assert game.view(dealer)["trump"] is not None
+    assert twentyfive_view(game.view(dealer))["trump"] is not None
 
 
 def test_a_bot_dealer_discarding_is_told_without_the_card() -> None:
@@ -242,7 +245,7 @@ def test_a_bot_dealer_discarding_is_told_without_the_card() -> None:
     dealer = game.current_player
     assert dealer is not None
     human = (dealer + 1) % 4
-    mine = game.view(human)["hands"][human][0]
+    mine = own_cards(game.view(human))[0]
     printed = _session_output(game, human, [f"discard {mine}"])
     names = seat_names(4, human)
     assert f"{names[dealer]} discards a card face down (took the turned-up joker)." in printed

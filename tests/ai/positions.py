@@ -5,6 +5,7 @@ which moves the hidden cards around while a seat's view stays the same."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import HealthCheck, assume, settings
@@ -59,7 +60,7 @@ SETTINGS = settings(
 )
 
 
-def _places(full: dict[str, Any], view: dict[str, Any]) -> list[tuple[str, int, int]]:
+def _places(full: dict[str, Any], view: Mapping[str, Any]) -> list[tuple[str, int, int]]:
     """Every hidden card's place: (kind, index, position in that list)."""
     places: list[tuple[str, int, int]] = []
     for s, h in enumerate(view["hands"]):

@@ -11,6 +11,7 @@ overwritten) must equal the core loaded from the same deal.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from trumps.ai.determinize import Determinizer
 from trumps.cards import JOKER, card_str, cards_of, parse_card, parse_suit
 from trumps.games.kozyri._core import KozyriCore
 from trumps.games.twentyfive._core import PLAIN_MASKS, TRUMP_MASKS, TwentyFiveCore
+from trumps.games.viewtypes import twentyfive_view
 
 TWENTYFIVE_SETUPS: list[tuple[int, dict[str, object]]] = [
     (2, {}),
@@ -80,7 +82,7 @@ def _hidden_hand(pos: dict[str, Any], seat: int) -> int:
     return sum(1 << parse_card(c) for c in pos["hands"][seat])
 
 
-def check_twentyfive_constraints(view: dict[str, Any], pos: dict[str, Any]) -> None:
+def check_twentyfive_constraints(view: Mapping[str, Any], pos: dict[str, Any]) -> None:
     """Voids and reneges shown in ``view``'s tricks hold for the hands of ``pos``."""
     if view["trump"] is None:
         return
@@ -271,11 +273,8 @@ def _position_of_core(det: Determinizer, core: TwentyFiveCore | KozyriCore) -> d
 
     hands = {s: cards_of(core.hands[s]) for s in range(det.players) if s != det.seat}
     if isinstance(core, TwentyFiveCore):
-        robbed = (
-            core.robbed_discard
-            if det.view["robbed"] and "discard" not in det.view["robbed"]
-            else None
-        )
+        robbed_seat = twentyfive_view(det.view)["robbed"]
+        robbed = core.robbed_discard if robbed_seat and "discard" not in robbed_seat else None
         joker = (
             core.joker_discard
             if det.view.get("joker_discard") is None and core.joker_discard >= 0

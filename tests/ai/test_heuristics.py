@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -14,6 +13,7 @@ from trumps.ai.heuristics_kozyri import KozyriMediumBot
 from trumps.ai.heuristics_twentyfive import TwentyFiveMediumBot
 from trumps.ai.levels import MediumBot
 from trumps.ai.simple import EasyBot, RandomBot
+from trumps.games.viewtypes import View, twentyfive_view
 
 LIMITS = Limits()
 
@@ -28,9 +28,7 @@ class _Checking(Bot):
         super().__init__(inner.game_id)
         self.inner = inner
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         assert "seed" not in view
         d = self.inner.decide(view, legal, limits, rng)
         assert d.action in legal, (d.action, legal, view)
@@ -122,7 +120,7 @@ def test_joker_discard_before_trumps_are_known() -> None:
             seat = game.current_player
             assert seat is not None
             view, legal = game.view(seat), game.legal_actions()
-            if view["trump"] is None:
+            if twentyfive_view(view)["trump"] is None:
                 seen += 1
                 kept = {"5", "J"}
                 action = _decide(game).action

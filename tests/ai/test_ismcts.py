@@ -78,7 +78,8 @@ def test_trivial_decisions_are_immediate() -> None:
     legal = game.legal_actions()
     d = ISMCTSExpertBot("kozyri").decide(game.view(seat), legal, Limits(), random.Random(0))
     assert d.action in legal and d.action.startswith("trump ")
-    d = ISMCTSExpertBot("twentyfive").decide({}, ["7H"], Limits(), random.Random(0))
+    only = trumps.new_game("twentyfive", seed=0).view(0)  # one legal action: nothing read
+    d = ISMCTSExpertBot("twentyfive").decide(only, ["7H"], Limits(), random.Random(0))
     assert d.action == "7H"
 
 

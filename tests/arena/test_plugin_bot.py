@@ -15,9 +15,9 @@ from trumps.commands.arena import arena
 
 BOT = '''
 import random
-from typing import Any
 
 from trumps.ai import Bot, Decision, Limits
+from trumps.games.viewtypes import View
 
 
 class Lowest(Bot):
@@ -27,7 +27,7 @@ class Lowest(Bot):
     level = "lowest"
 
     def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
+        self, view: View, legal: list[str], limits: Limits, rng: random.Random
     ) -> Decision:
         seat = view["seat"]
         assert isinstance(seat, int) and "seed" not in view

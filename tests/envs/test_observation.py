@@ -42,6 +42,7 @@ def test_a_kozyri_observation_reads_like_the_view() -> None:
     assert trumps_block[0 * 4 + 3] == trumps_block[1 * 4 + 0] == trumps_block[2 * 4 + 1] == 1
     assert sum(trumps_block) == 3 and block(obs, "kozyri", "present") == [1, 1, 1, 0]
     to_move = block(obs, "kozyri", "to_move")
+    assert view["to_move"] is not None
     assert to_move[(view["to_move"] - 1) % 3] == 1 and sum(to_move) == 1
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -144,7 +145,7 @@ def test_legal_actions_follow_the_engine(name: str) -> None:
         assert state.current_player() == pyspiel.PlayerId.TERMINAL
 
 
-def hidden_cards(pos: dict[str, Any], view: dict[str, Any], seat: int) -> set[str]:
+def hidden_cards(pos: dict[str, Any], view: Mapping[str, Any], seat: int) -> set[str]:
     """The cards of ``pos`` that ``seat`` may not know."""
     out = {
         c

@@ -23,6 +23,7 @@ import trumps
 from gamekit import CONF, redeal
 from trumps.envs.observation import encode, size
 from trumps.envs.pettingzoo import env, raw_env
+from trumps.games.viewtypes import hidden_hand, hidden_hands, kozyri_view, twentyfive_view
 
 # What PettingZoo's checks say of any Dict observation (its classic games get the same).
 EXPECTED_WARNINGS = (
@@ -132,8 +133,8 @@ def check_observations(e: raw_env, rng: random.Random, redeal_too: bool) -> None
 
 
 def side_scores(game: trumps.Game) -> list[int]:
-    view = game.view(None)
-    teams = view.get("teams")
+    view = twentyfive_view(game.view(None))
+    teams = view["teams"]
     scores = view["scores"]
     if not teams:
         return list(scores)
@@ -223,11 +224,11 @@ def test_kozyri_starts_with_the_trump_choice() -> None:
     e.reset(seed=5)
     mask = e.observe(e.agent_selection)["action_mask"]
     assert np.flatnonzero(mask).tolist() == [37, 38, 39, 40]
-    while None in e.game.view(None)["trumps"]:
+    while None in kozyri_view(e.game.view(None))["trumps"]:
         chooser = e.agent_selection
         e.step(int(np.flatnonzero(e.observe(chooser)["action_mask"])[0]))
     assert e.game.history == ["trump S", "trump H", "trump D"]
-    assert sum(h["count"] for h in e.game.view(None)["hands"]) == 36  # dealt
+    assert sum(h["count"] for h in hidden_hands(e.game.view(None))) == 36  # dealt
 
 
 def test_max_plies_ends_the_game_drawn_not_truncated() -> None:
@@ -343,7 +344,7 @@ def test_render_ansi_shows_the_public_position(game: str) -> None:
     words = set(re.split(r"[\s(),:]+", text))
     public = e.game.view(None)
     for seat, hand in enumerate(e.game.to_json()["hands"]):
-        hidden = set(hand) - set(public["hands"][seat]["known"])
+        hidden = set(hand) - set(hidden_hand(public, seat)["known"])
         assert hidden and not hidden & words
     assert raw_env(game=game).render() is None
 

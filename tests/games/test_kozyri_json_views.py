@@ -9,6 +9,7 @@ import pytest
 
 import trumps
 from trumps.games.kozyri import Kozyri
+from trumps.games.viewtypes import hidden_hand
 
 
 def pos(**fields: Any) -> dict[str, Any]:
@@ -425,7 +426,7 @@ def test_view_sixes_rule_off_hides_the_six() -> None:
     g = trumps.new_game("kozyri", players=4, seed=8, trumps=["S", "H", "D", "C"])
     v = g.view(0)
     for s in (1, 2, 3):
-        assert v["hands"][s]["known"] == ["6" + "SHDC"[s]]
+        assert hidden_hand(v, s)["known"] == ["6" + "SHDC"[s]]
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -439,9 +440,9 @@ def test_view_never_shows_a_hidden_card(players: int) -> None:
                 if s == seat:
                     assert v["hands"][s] == full["hands"][s]
                     continue
-                assert v["hands"][s]["count"] == len(full["hands"][s])
-                assert set(v["hands"][s]["known"]) <= set(full["hands"][s])
-                assert v["hands"][s]["known"] == full["known"][s]
+                assert hidden_hand(v, s)["count"] == len(full["hands"][s])
+                assert set(hidden_hand(v, s)["known"]) <= set(full["hands"][s])
+                assert hidden_hand(v, s)["known"] == full["known"][s]
 
 
 def test_view_bad_seat() -> None:

@@ -20,6 +20,7 @@ from trumps.games.kozyri.rules import (
     take_count_str,
 )
 from trumps.games.twentyfive.rules import TrickRules
+from trumps.games.viewtypes import hidden_hand, kozyri_view, twentyfive_view
 from trumps.records import record_of, replay
 
 # ---------------------------------------------------------------------------------------
@@ -70,7 +71,7 @@ def test_k12_views_carry_take_count(pile: list[str], want: int) -> None:
     g = kozyri(hands=[["7D", "8D", "9D"], ["6D", "6H"]], pile=pile)
     assert "take" in g.legal_actions()
     for seat in (0, 1, None):
-        assert g.view(seat)["take_count"] == want
+        assert kozyri_view(g.view(seat))["take_count"] == want
     g.play("take")
     assert len(g.to_json()["hands"][0]) == 3 + want
 
@@ -85,11 +86,12 @@ def test_k2_pack_and_k15_next_holder() -> None:
 
 
 def test_take_count_is_null_without_a_pick_up() -> None:
-    assert kozyri(hands=[["KC"], ["6D"]], pile=[]).view(0)["take_count"] is None  # K7: lead
+    lead = kozyri(hands=[["KC"], ["6D"]], pile=[])
+    assert kozyri_view(lead.view(0))["take_count"] is None  # K7: lead
     owes = kozyri(hands=[["KC", "7D"], ["6D"]], pile=["9C", "QC"], owes_second=True)
-    assert owes.view(0)["take_count"] is None  # K10: the second card is owed
+    assert kozyri_view(owes.view(0))["take_count"] is None  # K10: the second card is owed
     choosing = trumps.new_game("kozyri", seed=3)
-    assert choosing.view(0)["take_count"] is None  # K3: trumps being chosen
+    assert kozyri_view(choosing.view(0))["take_count"] is None  # K3: trumps being chosen
 
 
 def test_k19_public_view_shows_only_what_everyone_knows() -> None:
@@ -101,7 +103,7 @@ def test_k19_public_view_shows_only_what_everyone_knows() -> None:
     for s in (0, 1):
         # Players deduce the other duel hand (K19); a spectator sees only public cards.
         assert public["hands"][s] == {"count": len(full["hands"][s]), "known": known[s]}
-        assert g.view(1 - s)["hands"][s]["known"] == full["hands"][s]
+        assert hidden_hand(g.view(1 - s), s)["known"] == full["hands"][s]
     with pytest.raises(ValueError, match="no seat 2"):
         g.view(2)
 
@@ -202,7 +204,7 @@ def test_f13_f14_f18_what_a_play_shows_was_not_held() -> None:
 def test_f17a_no_trumps_while_the_joker_discard_is_owed() -> None:
     g = trumps.new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
     view = g.view(g.current_player)
-    assert view["trump"] is None
+    assert twentyfive_view(view)["trump"] is None
     r = TrickRules.of_view(view)
     assert r.trump == -1 and r.trump_order() == []
     assert not any(r.is_trump(c) for c in range(53))
@@ -243,15 +245,15 @@ def test_f13_f15_queries_agree_with_the_engine(rules: dict[str, object]) -> None
             view = g.view(seat)
             r = TrickRules.of_view(view)
             hand = mask_of(parse_card(c) for c in view["hands"][seat])
-            trick = [parse_card(c) for c in view["trick"]]
+            trick = [parse_card(c) for c in twentyfive_view(view)["trick"]]
             led = trick[0] if trick else -1
             cards = {a for a in g.legal_actions() if " " not in a}
-            if view["trump"] is not None and cards:
+            if twentyfive_view(view)["trump"] is not None and cards:
                 assert {card_str(c) for c in cards_of(r.follow_mask(hand, led))} == cards
                 # F18: whatever legal card is played, the hand held none of what it rules out.
                 assert all(r.withheld(parse_card(a), led) & hand == 0 for a in cards)
                 checked += 1
-            for t in view["tricks"]:
+            for t in twentyfive_view(view)["tricks"]:
                 played = [parse_card(c) for c in t["cards"]]
                 assert r.winner(played, t["leader"], 4) == t["winner"]
     assert checked > 100

@@ -16,6 +16,7 @@ import trumps
 from trumps.cards import parse_card
 from trumps.errors import InvalidPosition
 from trumps.games.twentyfive import TwentyFive
+from trumps.games.viewtypes import hidden_hand, twentyfive_view
 
 # The public examples of the position formats.
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples.json"
@@ -398,8 +399,8 @@ def test_views_show_exactly_what_a_seat_may_know() -> None:
             for s, h in enumerate(d["hands"]):
                 if s == seat:
                     continue
-                known = set(v["hands"][s]["known"])
-                assert v["hands"][s]["count"] == len(h) and known <= set(h)
+                known = set(hidden_hand(v, s)["known"])
+                assert hidden_hand(v, s)["count"] == len(h) and known <= set(h)
                 expected = set()
                 if d["robbed"] and d["robbed"]["seat"] == s and d["turnup"] in h:
                     expected.add(d["turnup"])
@@ -436,7 +437,7 @@ def test_view_right_after_the_deal_knows_nothing() -> None:
     for seat in range(4):
         v = g.view(seat)
         assert all(v["hands"][s] == {"count": 5, "known": []} for s in range(4) if s != seat)
-        assert v["voids"] == [[], [], [], []]
+        assert twentyfive_view(v)["voids"] == [[], [], [], []]
 
 
 def test_view_of_a_pending_joker() -> None:

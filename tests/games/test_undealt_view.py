@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import trumps
+from trumps.games.viewtypes import twentyfive_view
 
 
 @pytest.mark.parametrize(
@@ -34,4 +35,8 @@ def test_the_undealt_view_does_not_depend_on_the_deal(
 def test_the_twentyfive_undealt_view_shows_no_turn_up() -> None:
     """F4: the turn-up and its trump come with the deal."""
     view = trumps.new_game("twentyfive", players=4, seed=3).undealt_view(1)
-    assert view["turnup"] is None and view["trump"] is None and view["dealer"] is None
+    assert (
+        twentyfive_view(view)["turnup"] is None
+        and twentyfive_view(view)["trump"] is None
+        and view["dealer"] is None
+    )

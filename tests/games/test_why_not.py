@@ -14,11 +14,7 @@ from trumps.cards import RANKS, SUITS
 from trumps.errors import InvalidAction
 from trumps.games.base import Why
 from trumps.games.kozyri import Kozyri
-from trumps.games.kozyri.why import why_not as kozyri_why_not
 from trumps.games.twentyfive import TwentyFive
-from trumps.games.twentyfive.why import why_not as twentyfive_why_not
-
-WHY_NOT = {"kozyri": kozyri_why_not, "twentyfive": twentyfive_why_not}
 
 CARDS = [r + s for r in RANKS for s in SUITS] + ["JK"]
 CANDIDATES = (
@@ -55,7 +51,7 @@ def test_a_reason_exactly_for_every_illegal_action(
             legal = set(g.legal_actions())
             view = g.view(g.current_player)
             for action in CANDIDATES:
-                why = WHY_NOT[game](view, action)
+                why = type(g).why_not_in(view, action)  # the game's why.py, on the view
                 assert (why is None) == (action in legal), (action, why, g.to_json())
                 if why is not None:
                     assert isinstance(why, Why)

@@ -11,6 +11,7 @@ from typing import TypeVar
 import msgspec
 
 from server.e2e import strings_in
+from trumps.games.viewtypes import hidden_hand
 from trumps.server.tables.table import Table
 from trumps.server.wire.protocol import Error, GameOver, ServerMessage, Spectators
 
@@ -68,7 +69,7 @@ class Watched(asyncio.Queue[ServerMessage]):
                 assert shown[s]["count"] == len(hand)
                 assert set(shown[s]["known"]) <= set(hand)
                 if self.seat is None:  # a spectator knows only the public cards
-                    assert shown[s]["known"] == table.game.view(None)["hands"][s]["known"]
+                    assert shown[s]["known"] == hidden_hand(table.game.view(None), s)["known"]
                     if "known" in table.game.to_json():
                         assert set(shown[s]["known"]) <= set(table.game.to_json()["known"][s])
         hidden = {

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from trumps.ai.base import Decision
+from trumps.games import new_game
 from trumps.server.tables.bots import BotRequest, BotRunner
 
 
@@ -42,7 +43,10 @@ class SlowBot:
 
 
 def request(seed: int) -> BotRequest:
-    return BotRequest("expert", "kozyri", {"hands": [[], []]}, ["a"], 0.01, seed)
+    return BotRequest("expert", "kozyri", A_VIEW, ["a"], 0.01, seed)
+
+
+A_VIEW = new_game("kozyri", seed=0).view(0)  # what a request carries; these bots never read it
 
 
 def test_another_table_s_bot_move_starts_before_thirty_queued_hints() -> None:

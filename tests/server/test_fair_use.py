@@ -13,6 +13,7 @@ from typing import Any
 
 from server.hubkit import create, decoded, hint, my_turn, next_of, said
 from trumps.ai.base import Decision
+from trumps.games import new_game
 from trumps.server.hub import Connection, Hub, HubOptions
 from trumps.server.identity.sessions import Sessions
 from trumps.server.limits.quota import FairUse
@@ -436,7 +437,7 @@ def test_a_waiting_bot_move_follows_its_table_when_people_come_or_go() -> None:
             return Decision(request.legal[0], "queued")
 
         def ask(seed: int, table: str, kind: Kind) -> asyncio.Future[Decision]:
-            view: dict[str, Any] = {"hands": [[], []]}
+            view = new_game("kozyri", seed=0).view(0)  # carried, never read by ``think``
             return runner.submit(
                 BotRequest("expert", "kozyri", view, ["a"], None, seed), table=table, kind=kind
             )

@@ -17,6 +17,7 @@ import pytest
 
 from server.hubkit import hello, next_of, said
 from trumps.games import new_game
+from trumps.games.viewtypes import twentyfive_view
 from trumps.host.pacing import HAND_WAIT, PACES
 from trumps.server.hub import Hub, HubOptions
 from trumps.server.identity.sessions import Sessions
@@ -132,7 +133,7 @@ def test_a_trick_and_a_hand_are_held_before_the_next_bot_move() -> None:
         assert hand["hand"] == 1 and table.game.view(None)["hand"] == 2
         assert all(len(t["cards"]) == 4 for t in hand["tricks"])
         assert sum(hand["won"]) == 5 and hand["turnup"] and hand["trump"] == hand["turnup"][1]
-        assert hand["scores"] == table.game.view(None)["scores"]
+        assert hand["scores"] == twentyfive_view(table.game.view(None))["scores"]
         await table.stop()
 
     run(main)

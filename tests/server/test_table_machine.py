@@ -33,6 +33,7 @@ from server.e2e import strings_in
 from trumps.ai import Decision
 from trumps.cards import RANKS, SUITS
 from trumps.games import Game, new_game
+from trumps.games.viewtypes import hidden_hand
 from trumps.records import replay
 from trumps.server.tables.bots import BotRequest, BotRunner, Kind
 from trumps.server.tables.table import (
@@ -256,11 +257,13 @@ class TableMachine(RuleBasedStateMachine):
         # What this recipient may know of each other hand: for a seat, what the game's own
         # view for that seat shows; for a spectator, the public cards only.
         if viewer is not None:
-            own = self.game.view(viewer)["hands"]
-            allowed = {s: set(own[s]["known"]) for s in range(len(hands)) if s != viewer}
+            own = self.game.view(viewer)
+            allowed = {
+                s: set(hidden_hand(own, s)["known"]) for s in range(len(hands)) if s != viewer
+            }
         else:
-            public = self.game.view(None)["hands"]
-            allowed = {s: set(public[s]["known"]) for s in range(len(hands))}
+            public = self.game.view(None)
+            allowed = {s: set(hidden_hand(public, s)["known"]) for s in range(len(hands))}
         shown = data["view"].pop("hands")
         for s, hand in enumerate(shown):
             if s == viewer:

@@ -3,10 +3,9 @@ the same board from the same view, and the joker discard never reads as a rob.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from trumps import Game, from_json, new_game
 from trumps.cards import card_pretty, parse_card
+from trumps.games.viewtypes import View, twentyfive_view
 from trumps.tui.board import Board, centre_lines, turn_line
 from trumps.tui.connect.model import TableModel
 from trumps.tui.connect.text import board_text, choices, hand_line, position_text, seats_text
@@ -16,11 +15,14 @@ from trumps.tui.render import render_plain
 def joker_game() -> Game:
     """Twenty-Five with the joker turned up (F17a): the dealer owes a discard."""
     game = new_game("twentyfive", players=4, rules={"joker": True}, seed=58)
-    assert game.view(0)["turnup"] == "JK" and game.view(0)["trump"] is None
+    assert (
+        twentyfive_view(game.view(0))["turnup"] == "JK"
+        and twentyfive_view(game.view(0))["trump"] is None
+    )
     return game
 
 
-def public_view(game: Game) -> dict[str, Any]:
+def public_view(game: Game) -> View:
     """What a spectator may see (``Game.view(None)``)."""
     return game.view(None)
 
@@ -34,7 +36,7 @@ def table(game: Game, seat: int | None, names: list[str]) -> TableModel:
         rules=dict(game.rules),
         seats=[{"name": n, "connected": True} for n in names],
         seat=seat,
-        view=view,
+        view=dict(view),
         legal=game.legal_actions() if seat == to_move else [],
         to_move=to_move,
     )

@@ -24,6 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from trumps.ai import Limits, make_bot
+from trumps.games.viewtypes import view_of_json
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.lobby import LobbyScreen
@@ -56,7 +57,8 @@ def on_table(app: ConnectApp) -> str | None:
 def choose(t: TableModel, rng: random.Random) -> int:
     """Which of the shown choices to play: the easy bot's pick from the app's own view (a
     sensible player ends a game against the random bot in a few dozen moves)."""
-    action = make_bot("easy", t.game).decide(t.view, list(t.legal), Limits(), rng).action
+    view = view_of_json(t.view)
+    action = make_bot("easy", t.game).decide(view, list(t.legal), Limits(), rng).action
     return choices(t).index(action)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from trumps import Game, new_game
+from trumps.games.viewtypes import kozyri_view
 from trumps.server.tables.table import Join, ResyncCmd, Table, TableConfig
 from trumps.server.tables.timing import ManualTime
 from trumps.server.wire.protocol import TimeControl
@@ -30,7 +31,7 @@ def model_of(game: Game) -> TableModel:
         rules=dict(game.rules),
         seats=[{"name": n, "connected": True} for n in NAMES[: game.players]],
         seat=None,
-        view=game.view(None),
+        view=dict(game.view(None)),
         to_move=game.current_player,
     )
 
@@ -69,7 +70,7 @@ def test_the_log_says_how_many_cards_a_pick_up_took() -> None:
     model = model_of(game)
     while "take" not in game.legal_actions() or not game.view(None).get("take_count"):
         play(game, model, game.legal_actions()[0])
-    count = game.view(None)["take_count"]
+    count = kozyri_view(game.view(None))["take_count"]
     line = play(game, model, "take")
     assert f"picks up {count} card" in line, line
 

@@ -54,6 +54,14 @@ def kozyri_model(legal: list[str]) -> TableModel:
         "rules": {},
         "hands": [["AS", "7D"], {"count": 2, "known": []}],
         "pile": ["9C", "JC"],
+        # The rest of a Svoi Kozyri view, as the server sends it (docs/views.md).
+        "dealer": 1,
+        "out": [],
+        "ply": 4,
+        "hand": 1,
+        "losses": [0, 0],
+        "own_known": [],
+        "take_count": 2,
     }
     seats = [{"seat": 0, "name": "Olena"}, {"seat": 1, "bot": "easy"}]
     return TableModel("t-1", game="kozyri", seats=seats, seat=0, view=view, legal=legal, to_move=0)

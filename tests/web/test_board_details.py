@@ -15,6 +15,7 @@ from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute, 
 
 from server.e2e import ServerProc
 from trumps.games import new_game
+from trumps.games.viewtypes import twentyfive_view
 from web.kit import MINE, SHOTS, Run, hand_at_rest, open_page, set_name, setting
 
 # The server deals table k with seed ROB_SEED + k: at the first table of two players of
@@ -41,7 +42,7 @@ async def twentyfive(page: Page, players: int = 2) -> None:
 
 def test_a_robbed_turn_up_is_no_longer_drawn_on_the_table(rob_server: ServerProc, run: Run) -> None:
     game = new_game("twentyfive", players=2, seed=ROB_SEED)
-    turnup = game.view(0)["turnup"]
+    turnup = twentyfive_view(game.view(0))["turnup"]
     robs = [a for a in game.legal_actions() if a.startswith("rob ")]
     assert game.current_player == 0 and robs
 

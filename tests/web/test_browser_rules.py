@@ -15,6 +15,7 @@ from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 from server.e2e import ServerProc
 from trumps.games import new_game
+from trumps.games.viewtypes import twentyfive_view
 from web.kit import SHOTS, WS_URL, Run, open_page, relay, set_name
 
 # The server deals table k (counting from 0) with seed JOKER_SEED + k.  With the joker in,
@@ -214,7 +215,7 @@ def test_joker_discard_prompt_and_log(server: ServerProc, run: Run) -> None:
     the card to the dealer only; the others see "discarded a card" and receive the bare
     ``discard`` action."""
     first = new_game("twentyfive", players=2, rules={"joker": True}, seed=JOKER_SEED)
-    assert first.view(0)["dealer"] == 0 and first.view(0)["turnup"] == "JK"
+    assert first.view(0)["dealer"] == 0 and twentyfive_view(first.view(0))["turnup"] == "JK"
     discards = first.legal_actions()
     assert discards and all(a.startswith("discard ") for a in discards)
     second = new_game("twentyfive", players=2, rules={"joker": True}, seed=JOKER_SEED + 1)

@@ -178,9 +178,9 @@ def _state(game: Game) -> tuple[bool, int, list[int]]:
     """What the game's public view says of where it is: whether the trumps are being chosen
     (K3), the hand's number and each seat's hands lost (K18; Svoi Kozyri only)."""
     view = game.view(None)
-    trumps = view.get("trumps")
-    choosing = isinstance(trumps, list) and None in trumps
-    return choosing, int(view.get("hand", 0)), list(view.get("losses", []))
+    if view["game"] == "kozyri":
+        return None in view["trumps"], view["hand"], list(view["losses"])
+    return False, view["hand"], []
 
 
 def _is_decision(game: Game) -> bool:

@@ -20,12 +20,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from trumps.ai._ismcts import PIMC
 from trumps.ai.base import Explain
 from trumps.ai.ismcts import ISMCTSExpertBot
 from trumps.cards import action_str, parse_action
+from trumps.games.viewtypes import View
 
 __all__ = ["BLUNDER", "DEFAULT_DEALS", "INACCURACY", "MISTAKE", "ViewJudgement", "Z", "judge_view"]
 
@@ -70,7 +70,7 @@ def _mark(lost: float, error: float) -> str | None:
 
 
 def judge_view(
-    view: dict[str, Any], legal: list[str], played: str, deals: int, rng: random.Random
+    view: View, legal: list[str], played: str, deals: int, rng: random.Random
 ) -> ViewJudgement:
     """Score ``legal`` (two or more, ``played`` among them) from the seat's ``view`` over
     ``deals`` determinizations and judge ``played`` against the best."""

@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from trumps.games.viewtypes import View
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -75,9 +77,7 @@ class Bot(ABC):
         self.game_id = game_id
 
     @abstractmethod
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         """Choose one of ``legal`` for the seat whose ``view`` this is."""
 
     def __repr__(self) -> str:

@@ -37,6 +37,7 @@ from trumps.games import Game
 from trumps.games.kozyri._core import KozyriCore
 from trumps.games.twentyfive._core import TwentyFiveCore
 from trumps.games.twentyfive.rules import TrickRules
+from trumps.games.viewtypes import TwentyFiveView, View, seat_of
 
 _SLOT_NAMES = {STOCK: "stock", ROB_DISCARD: "robbing discard", JOKER_DISCARD: "joker discard"}
 
@@ -85,10 +86,10 @@ class Determinizer:
     cards; ``base`` — a ``Game`` loaded from one consistent deal.
     """
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: View) -> None:
         self.view = view
         self.game_id: str = str(view["game"])
-        self.seat: int = int(view["seat"])
+        self.seat: int = seat_of(view)
         self.players: int = len(view["hands"])
         pool_cards = unseen_cards(view)
         self.pool: int = mask_of(pool_cards)
@@ -101,10 +102,10 @@ class Determinizer:
                 continue
             self.known[s] = mask_of(parse_card(c) for c in h["known"])
             self.targets.append(s)
-            self.needs.append(int(h["count"]) - len(h["known"]))
+            self.needs.append(h["count"] - len(h["known"]))
             self.allowed.append(self.pool)
-        if self.game_id == "twentyfive":
-            self._twentyfive_slots()
+        if view["game"] == "twentyfive":
+            self._twentyfive_slots(view)
         placed = sum(self.needs)
         if placed != len(pool_cards):
             raise ValueError(
@@ -128,18 +129,18 @@ class Determinizer:
         self._env: Env | None = None
 
     # -- constraints --------------------------------------------------------------------
-    def _twentyfive_slots(self) -> None:
-        view = self.view
+    def _twentyfive_slots(self, view: TwentyFiveView) -> None:
         n = self.players
         rules = view["rules"]
-        trump = None if view.get("trump") is None else parse_suit(view["trump"])
+        trump = None if view["trump"] is None else parse_suit(view["trump"])
         exclude = [0] * n  # per seat, cards it cannot hold now
         played_seats: set[int] = set()
         if trump is not None:
             r = TrickRules(trump, rules)
-            tricks = [(int(t["leader"]), t["cards"]) for t in view.get("tricks", [])]
-            if view.get("trick"):
-                tricks.append((int(view["leader"]), view["trick"]))
+            tricks = [(t["leader"], t["cards"]) for t in view["tricks"]]
+            leader = view["leader"]
+            if view["trick"] and leader is not None:
+                tricks.append((leader, view["trick"]))
             for leader, cards in tricks:
                 codes = [parse_card(c) for c in cards]
                 for j, c in enumerate(codes):
@@ -147,12 +148,12 @@ class Determinizer:
                     played_seats.add(s)
                     if j:
                         exclude[s] |= r.withheld(c, codes[0])  # F13, F14, F18
-            for s, suits in enumerate(view.get("voids") or []):
+            for s, suits in enumerate(view["voids"]):
                 for suit in suits:
                     exclude[s] |= r.plain_mask(parse_suit(suit))
             ace = r.trump_ace  # F9: the card a robber held
-            robbed = view.get("robbed")
-            turnup = parse_card(view["turnup"])
+            robbed = view["robbed"]
+            turnup = -1 if view["turnup"] is None else parse_card(view["turnup"])
             stock_allowed = self.pool
             if self.pool >> ace & 1 and turnup != ace:
                 if robbed is not None:
@@ -170,11 +171,12 @@ class Determinizer:
                 self.targets.append(ROB_DISCARD)
                 self.needs.append(1)
                 self.allowed.append(self.pool)
-            dealer = int(view["dealer"])
+            dealer = view["dealer"]
             if (
-                dealer != self.seat
+                dealer is not None
+                and dealer != self.seat
                 and self.known[dealer] >> JOKER & 1
-                and view.get("joker_discard") is None
+                and view["joker_discard"] is None
             ):
                 # F17a: the dealer took the turned-up joker and put a card face down.
                 self.targets.append(JOKER_DISCARD)

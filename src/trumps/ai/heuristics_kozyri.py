@@ -35,12 +35,13 @@ view (docs/views.md).
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.ai.simple import CANNOT_BEAT, hand_size, kozyri_trump_of, next_active_seat
 from trumps.cards import card_str, parse_card, rank_of, suit_of
 from trumps.games.kozyri.rules import beats, pack, take_count
+from trumps.games.viewtypes import KozyriView, View, kozyri_view, own_cards, seat_of
 
 _SIX_RANK = 4  # rank_of of a six: Svoi Kozyri ranks run 6 … A (K2)
 _ACE_RANK = 12
@@ -83,10 +84,10 @@ class _Seat:
 class _Table:
     """The parts of a Svoi Kozyri view the rules of thumb use, as ints."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.seat = int(view["seat"])
+    def __init__(self, view: KozyriView) -> None:
+        self.seat = seat_of(view)
         self.trump = kozyri_trump_of(view, self.seat)
-        self.hand = [parse_card(c) for c in view["hands"][self.seat]]
+        self.hand = [parse_card(c) for c in own_cards(view)]
         self.pile = [parse_card(c) for c in view["pile"]]
         self.voluntary = bool(view["rules"].get("voluntary_pickup", False))
         self.players = len(view["hands"])
@@ -98,10 +99,10 @@ class _Table:
                 continue
             known = [parse_card(c) for c in h["known"]]
             placed.update(known)
-            self.others[s] = _Seat(s, kozyri_trump_of(view, s), int(h["count"]), known)
+            self.others[s] = _Seat(s, kozyri_trump_of(view, s), h["count"], known)
         # K19: every card is in a hand or the pile; the rest are in others' unknown parts.
         self.pool = [c for c in pack() if c not in placed]
-        self.take_count: int | None = view.get("take_count")  # K12, from the game
+        self.take_count = view["take_count"]  # K12, from the game
         self.unknown_slots = sum(max(0, o.count - len(o.known)) for o in self.others.values())
         self.next = next_active_seat(view, self.seat)
 
@@ -138,9 +139,7 @@ class KozyriMediumBot(Bot):
     def __init__(self, game_id: str = "kozyri") -> None:
         super().__init__(game_id)
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         if legal[0].startswith("trump "):
             return Decision(
                 rng.choice(legal),
@@ -149,7 +148,7 @@ class KozyriMediumBot(Bot):
             )
         if len(legal) == 1:
             return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
-        t = _Table(view)
+        t = _Table(kozyri_view(view))
         if t.pile and not view.get("owes_second", False):
             return _beat_or_take(t, legal, rng)
         return _attack(t, legal, rng, leading=not t.pile)

@@ -25,13 +25,14 @@ generator.  Nothing here reads anything but the view (docs/views.md).
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.ai.base import ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.ai.simple import JOKER_DISCARD, ROB_WEAKEST
 from trumps.ai.views import unseen_cards
 from trumps.cards import SUITS, card_str, parse_card, rank_of, suit_of
 from trumps.games.twentyfive.rules import TrickRules
+from trumps.games.viewtypes import TwentyFiveView, View, own_cards, seat_of, twentyfive_view
 
 # Weight of a card kept for later against the trick now.  Measured (paired deals, 2 to 6
 # seats, against fields of random, easy and medium): 0.6 beats the 1.1 used before in
@@ -52,28 +53,28 @@ _SAVES_GAME = 3.0  # weight of a trick when an opponent needs only one more
 class _Table:
     """The parts of a Twenty-Five view the rules of thumb use, as ints."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.seat = int(view["seat"])
+    def __init__(self, view: TwentyFiveView) -> None:
+        self.seat = seat_of(view)
         self.n = len(view["hands"])
         self.ranker = TrickRules.of_view(view)
-        self.hand = [parse_card(c) for c in view["hands"][self.seat]]
+        self.hand = [parse_card(c) for c in own_cards(view)]
         self.trick = [parse_card(c) for c in view["trick"]]
-        self.leader = int(view["leader"])
-        teams = view.get("teams")
+        leader = view["leader"]
+        assert leader is not None, "a dealt hand has a leader (F3)"
+        self.leader = leader
         self.side = [self.seat]
         self.side_index = self.seat
-        if teams:
-            for i, team in enumerate(teams):
-                if self.seat in team:
-                    self.side, self.side_index = [int(s) for s in team], i
+        for i, team in enumerate(view["teams"] or []):
+            if self.seat in team:
+                self.side, self.side_index = list(team), i
         self.pool = unseen_cards(view)
-        voids = view.get("voids") or [[] for _ in range(self.n)]
+        voids = view["voids"]
         self.counts: list[int] = []
         self.known: list[list[int]] = []
         self.void: list[set[int]] = []
         for s, h in enumerate(view["hands"]):
             if isinstance(h, dict):
-                self.counts.append(int(h["count"]))
+                self.counts.append(h["count"])
                 self.known.append([parse_card(c) for c in h["known"]])
             else:
                 self.counts.append(len(h))
@@ -82,7 +83,7 @@ class _Table:
         rules = view["rules"]
         ppt = int(rules.get("points_per_trick", 5))
         target = int(rules.get("target", 25))
-        scores = [int(x) for x in view["scores"]]
+        scores = view["scores"]
         mine = scores[self.side_index]
         # F16: the weight of the trick being played now, against cards kept for later.
         self.weight = 1.0
@@ -137,12 +138,11 @@ class TwentyFiveMediumBot(Bot):
     def __init__(self, game_id: str = "twentyfive") -> None:
         super().__init__(game_id)
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
-        if view.get("trump") is None:
+        view = twentyfive_view(view)
+        if view["trump"] is None:
             return _joker_discard(view, legal, rng)
         t = _Table(view)
         robs = [a for a in legal if a.startswith("rob ")]
@@ -163,7 +163,7 @@ def _pick(scores: dict[int, float], t: _Table, rng: random.Random) -> int:
     return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 
-def _joker_discard(view: dict[str, Any], legal: list[str], rng: random.Random) -> Decision:
+def _joker_discard(view: TwentyFiveView, legal: list[str], rng: random.Random) -> Decision:
     """F17a: the dealer took the joker and discards before trumps are known.
 
     With no trump suit yet, keep what is one of the top three trumps (F14) whichever suit

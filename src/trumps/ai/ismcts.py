@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.ai._ismcts import ISMCTS, PIMC
 from trumps.ai._ismcts_env import TwentyFiveEnv
@@ -25,6 +25,7 @@ from trumps.ai._ismcts_sample import Env
 from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.ai.determinize import Determinizer
 from trumps.cards import action_str, parse_action
+from trumps.games.viewtypes import View
 
 
 class _SearchBot(Bot):
@@ -44,7 +45,7 @@ class _SearchBot(Bot):
     #: Twenty-Five inference: likelihood factor per play that contradicts good play.
     tf_infer: ClassVar[float] = 1.0
 
-    def search_env(self, view: dict[str, Any]) -> Env:
+    def search_env(self, view: View) -> Env:
         """The search episode over ``view``'s determinizations, with this level's rollout
         policy and reward (also what the post-game analysis searches: ``trumps.ai.analysis``)."""
         env = Determinizer(view).env()
@@ -56,9 +57,7 @@ class _SearchBot(Bot):
             env.infer = self.tf_infer
         return env
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         start = time.perf_counter()
         if not legal:
             raise ValueError("no legal action to choose from")

@@ -31,6 +31,7 @@ from trumps.ai.views import game_from_view
 from trumps.cards import action_str, parse_card
 from trumps.games import Game, from_json
 from trumps.games.kozyri._core import KozyriCore
+from trumps.games.viewtypes import View, seat_of
 
 
 class SolveError(ValueError):
@@ -254,9 +255,7 @@ class KozyriSearchBot(Bot):
             raise ValueError(f"{type(self).__name__} plays Svoi Kozyri (kozyri), not {game_id!r}")
         super().__init__(game_id)
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         start = perf_counter()
         players = len(view["hands"])
         if players != 2:
@@ -274,11 +273,13 @@ class KozyriSearchBot(Bot):
             )
         if len(legal) == 1:
             return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
-        seat = int(view["seat"])
+        seat = seat_of(view)
         other = 1 - seat
         theirs = view["hands"][other]
+        if not isinstance(theirs, dict):
+            raise ValueError(f"seat {other}'s hand is not hidden in seat {seat}'s view")
         known = [parse_card(c) for c in theirs["known"]]
-        if len(known) != int(theirs["count"]):
+        if len(known) != theirs["count"]:
             raise ValueError("a 2-player view must list the opponent's whole hand (K19)")
         game = game_from_view(view, {other: known})
         core = game.core

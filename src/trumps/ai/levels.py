@@ -29,6 +29,7 @@ from trumps.ai.ismcts import ISMCTSExpertBot, ISMCTSHardBot
 from trumps.ai.kozyri_search import KozyriExpertBot, KozyriHardBot, KozyriSearchBot
 from trumps.ai.simple import EasyBot, RandomBot
 from trumps.games import GAMES
+from trumps.games.viewtypes import View
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,7 @@ class LevelBot(Bot):
         super().__init__(game_id)
         self._bots: dict[type[Bot], Bot] = {}
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         entry = level_entry(self.game_id, self.level, len(view["hands"]))
         bot = self._bots.get(entry.bot)
         if bot is None:

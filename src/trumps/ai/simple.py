@@ -9,12 +9,13 @@ are public for the other bots.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.ai.base import NEUTRAL_TRUMP, ONLY_MOVE, Bot, Decision, Explain, Limits
 from trumps.cards import RANKS, card_str, parse_card, parse_suit, rank_of, suit_of
 from trumps.games.kozyri.rules import beats, next_holder
 from trumps.games.twentyfive.rules import TrickRules
+from trumps.games.viewtypes import KozyriView, TwentyFiveView, View, seat_of
 
 _SIX = RANKS.index("6")
 # Reasons these bots give (trumps.ai.base.Explain; docs/protocol.md#hint lists every code).
@@ -31,9 +32,7 @@ class RandomBot(Bot):
     name: ClassVar[str] = "Random"
     level: ClassVar[str] = "random"
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         return Decision(rng.choice(legal), "a uniformly random legal action")
 
 
@@ -45,18 +44,16 @@ class EasyBot(Bot):
     #: How often it plays a random legal action instead of its rule's choice.
     blunder: ClassVar[float] = 0.04
 
-    def decide(
-        self, view: dict[str, Any], legal: list[str], limits: Limits, rng: random.Random
-    ) -> Decision:
+    def decide(self, view: View, legal: list[str], limits: Limits, rng: random.Random) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal action", explain=ONLY_MOVE)
         if rng.random() < self.blunder:
             return Decision(
                 rng.choice(legal), "a random legal action (an easy bot's slip)", explain=GUESS
             )
-        if self.game_id == "kozyri":
+        if view["game"] == "kozyri":
             return _kozyri_easy(view, legal, rng)
-        if self.game_id == "twentyfive":
+        if view["game"] == "twentyfive":
             return _twentyfive_easy(view, legal, rng)
         return Decision(
             rng.choice(legal), f"no rules of thumb for {self.game_id}: random", explain=GUESS
@@ -71,44 +68,44 @@ def _cards_in(legal: list[str]) -> list[int]:
 # Svoi Kozyri
 
 
-def kozyri_trump_of(view: dict[str, Any], seat: int) -> int | None:
+def kozyri_trump_of(view: KozyriView, seat: int) -> int | None:
     """The trump suit (index) of ``seat`` in a Svoi Kozyri view, or None if unchosen."""
     t = view["trumps"][seat]
     return None if t is None else parse_suit(t)
 
 
-def next_active_seat(view: dict[str, Any], seat: int) -> int:
+def next_active_seat(view: View, seat: int) -> int:
     """The next seat after ``seat`` that still holds cards (the game's K1, K15 answer)."""
     return next_holder([hand_size(view, s) for s in range(len(view["hands"]))], seat)
 
 
-def hand_size(view: dict[str, Any], seat: int) -> int:
+def hand_size(view: View, seat: int) -> int:
     """The number of cards ``seat`` holds, from a view."""
     h = view["hands"][seat]
-    return int(h["count"]) if isinstance(h, dict) else len(h)
+    return h["count"] if isinstance(h, dict) else len(h)
 
 
-def known_hand(view: dict[str, Any], seat: int) -> list[int] | None:
+def known_hand(view: View, seat: int) -> list[int] | None:
     """``seat``'s whole hand if the view reveals all of it, else None."""
     h = view["hands"][seat]
     if isinstance(h, dict):
         known = [parse_card(c) for c in h["known"]]
-        return known if len(known) == int(h["count"]) else None
+        return known if len(known) == h["count"] else None
     return [parse_card(c) for c in h]
 
 
-def _kozyri_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> Decision:
+def _kozyri_easy(view: KozyriView, legal: list[str], rng: random.Random) -> Decision:
     if legal[0].startswith("trump "):
         return Decision(
             rng.choice(legal),
             "the trump choice is neutral (K3): any free suit",
             explain=NEUTRAL_TRUMP,
         )
-    seat = int(view["seat"])
+    seat = seat_of(view)
     mine = kozyri_trump_of(view, seat)
     pile = [parse_card(c) for c in view["pile"]]
     cards = _cards_in(legal)
-    if pile and not view.get("owes_second", False):
+    if pile and not view["owes_second"]:
         if not cards:
             return Decision("take", "no card beats the top card: pick up", explain=CANNOT_BEAT)
 
@@ -119,8 +116,8 @@ def _kozyri_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> 
         best = min(cards, key=cost)
         top_trump = mine is not None and suit_of(best) == mine and rank_of(best) >= _ACE - 1
         if "take" in legal and top_trump:
-            n = int(view["take_count"])  # K12, from the game
-            if n <= 2:
+            n = view["take_count"]  # K12, from the game
+            if n is not None and n <= 2:
                 return Decision(
                     "take",
                     f"beating costs a top trump; picking up takes only {n}",
@@ -164,16 +161,14 @@ def _card_action(c: int) -> str:
 # Twenty-Five
 
 
-def _side(view: dict[str, Any], seat: int) -> list[int]:
-    teams = view.get("teams")
-    if teams:
-        for team in teams:
-            if seat in team:
-                return [int(s) for s in team]
+def _side(view: TwentyFiveView, seat: int) -> list[int]:
+    for team in view["teams"] or []:
+        if seat in team:
+            return list(team)
     return [seat]
 
 
-def _twentyfive_easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> Decision:
+def _twentyfive_easy(view: TwentyFiveView, legal: list[str], rng: random.Random) -> Decision:
     rules = TrickRules.of_view(view)  # trump -1 while the joker discard is owed (F17a)
     noise = {a: rng.random() * 0.01 for a in legal}
     gives = [a for a in legal if a.startswith(("rob ", "discard "))]
@@ -185,7 +180,7 @@ def _twentyfive_easy(view: dict[str, Any], legal: list[str], rng: random.Random)
             )
         return Decision(best, "rob the turn-up, discarding the weakest card", explain=ROB_WEAKEST)
     cards = _cards_in(legal)
-    seat = int(view["seat"])
+    seat = seat_of(view)
     if not view["trick"]:
         trumps = sorted((c for c in cards if rules.is_trump(c)), key=rules.value)
         if len(trumps) >= 3 or (len(trumps) >= 2 and rules.may_renege(trumps[-1])):
@@ -202,7 +197,8 @@ def _twentyfive_easy(view: dict[str, Any], legal: list[str], rng: random.Random)
     trick = [parse_card(c) for c in view["trick"]]
     led = trick[0]
     n = len(view["hands"])
-    leader = int(view["leader"])
+    leader = view["leader"]
+    assert leader is not None, "a trick under way has a leader (F11)"
     winner = rules.winner(trick, leader, n)
     best_card = trick[(winner - leader) % n]
     best_power = rules.power(best_card, led)

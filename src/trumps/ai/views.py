@@ -17,22 +17,22 @@ from trumps.games import Game, from_json
 from trumps.games.base import VIEW_ONLY_KEYS
 from trumps.games.kozyri import rules as kozyri_rules
 from trumps.games.twentyfive.rules import TrickRules
+from trumps.games.viewtypes import View, own_cards
 
 
-def pack_of(view: Mapping[str, Any]) -> list[int]:
+def pack_of(view: View) -> list[int]:
     """Every card of the game's pack, as the game says (K2; F2 with the joker option)."""
     if view["game"] == "kozyri":
         return kozyri_rules.pack()
     return TrickRules(-1, view["rules"]).pack()
 
 
-def own_hand(view: Mapping[str, Any]) -> list[int]:
+def own_hand(view: View) -> list[int]:
     """The viewing seat's cards."""
-    hand = view["hands"][view["seat"]]
-    return [parse_card(c) for c in hand]
+    return [parse_card(c) for c in own_cards(view)]
 
 
-def other_hands(view: Mapping[str, Any]) -> list[tuple[int, int, list[int]]]:
+def other_hands(view: View) -> list[tuple[int, int, list[int]]]:
     """For each other seat: ``(seat, card count, known cards)``."""
     out = []
     for s, h in enumerate(view["hands"]):
@@ -41,30 +41,29 @@ def other_hands(view: Mapping[str, Any]) -> list[tuple[int, int, list[int]]]:
     return out
 
 
-def seen_cards(view: Mapping[str, Any]) -> set[int]:
+def seen_cards(view: View) -> set[int]:
     """Cards whose place the seat knows: its hand, the table, others' known cards."""
     seen = set(own_hand(view))
     for _, _, known in other_hands(view):
         seen.update(known)
     if view["game"] == "kozyri":
-        seen.update(parse_card(c) for c in view.get("pile", []))
+        seen.update(parse_card(c) for c in view["pile"])
     else:
-        for trick in view.get("tricks", []):
+        for trick in view["tricks"]:
             seen.update(parse_card(c) for c in trick["cards"])
-        seen.update(parse_card(c) for c in view.get("trick", []))
-        robbed = view.get("robbed")
-        if view.get("turnup"):
-            turnup = parse_card(view["turnup"])
+        seen.update(parse_card(c) for c in view["trick"])
+        robbed = view["robbed"]
+        if view["turnup"]:
             # The turn-up lies face up unless robbed (then it is in the robber's known).
-            seen.add(turnup)
+            seen.add(parse_card(view["turnup"]))
         if robbed and "discard" in robbed:
             seen.add(parse_card(robbed["discard"]))
-        if view.get("joker_discard"):
+        if view["joker_discard"]:
             seen.add(parse_card(view["joker_discard"]))
     return seen
 
 
-def unseen_cards(view: Mapping[str, Any]) -> list[int]:
+def unseen_cards(view: View) -> list[int]:
     """Cards of the pack the seat cannot place: in other hands (unknown part), or, in
     Twenty-Five, in the stock or a secret discard."""
     seen = seen_cards(view)
@@ -72,7 +71,7 @@ def unseen_cards(view: Mapping[str, Any]) -> list[int]:
 
 
 def position_from_view(
-    view: Mapping[str, Any],
+    view: View,
     hands: Mapping[int, Sequence[int]],
     *,
     robbed_discard: int | None = None,
@@ -117,7 +116,7 @@ def position_from_view(
 
 
 def game_from_view(
-    view: Mapping[str, Any],
+    view: View,
     hands: Mapping[int, Sequence[int]],
     *,
     robbed_discard: int | None = None,

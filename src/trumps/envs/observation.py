@@ -20,6 +20,7 @@ from typing import Any, Final
 from trumps.cards import NUM_CARDS, SUITS
 from trumps.games import Kozyri, TwentyFive
 from trumps.games.actions import KOZYRI_ACTIONS, TWENTYFIVE_ACTIONS, ActionSpace
+from trumps.games.viewtypes import KozyriView, TwentyFiveView, View
 
 __all__ = ["Block", "encode", "layout", "size"]
 
@@ -165,12 +166,12 @@ class _Writer:
         self.out[self.at[block] + index] = value
 
 
-def encode(view: Mapping[str, Any]) -> list[float]:
+def encode(view: View) -> list[float]:
     """The observation of the seat whose ``view`` this is (``view["seat"]`` not None)."""
     seat = view.get("seat")
     if not isinstance(seat, int):
         raise ValueError("an observation is of a seat's view, not the public view")
-    game_id = str(view["game"])
+    game_id = view["game"]
     w = _Writer(game_id)
     hands = view["hands"]
     n = len(hands)
@@ -185,21 +186,21 @@ def encode(view: Mapping[str, Any]) -> list[float]:
             w.cards("hand", h)
             count = len(h)
         else:
-            count = int(h["count"])
+            count = h["count"]
             if k > 0:
                 w.cards("known", h["known"], k - 1)
         w.put("counts", k, count / _COUNT_UNIT[game_id])
     to_move = view.get("to_move")
     if isinstance(to_move, int):
         w.put("to_move", rel(to_move))
-    if game_id == "kozyri":
+    if view["game"] == "kozyri":
         _kozyri(view, w, rel)
     else:
         _twentyfive(view, w, rel, seat)
     return w.out
 
 
-def _kozyri(view: Mapping[str, Any], w: _Writer, rel: Any) -> None:
+def _kozyri(view: KozyriView, w: _Writer, rel: Any) -> None:
     w.cards("own_known", view.get("own_known") or [])
     pile = view["pile"]
     w.cards("pile", pile)
@@ -220,7 +221,7 @@ def _kozyri(view: Mapping[str, Any], w: _Writer, rel: Any) -> None:
         w.put("losses", rel(s), min(lost / most, 1.0))
 
 
-def _twentyfive(view: Mapping[str, Any], w: _Writer, rel: Any, seat: int) -> None:
+def _twentyfive(view: TwentyFiveView, w: _Writer, rel: Any, seat: int) -> None:
     n = len(view["hands"])
     tricks = view.get("tricks") or []
     for t in tricks:
@@ -239,20 +240,21 @@ def _twentyfive(view: Mapping[str, Any], w: _Writer, rel: Any, seat: int) -> Non
         w.put("trump", SUITS.index(trump))
     robbed = view.get("robbed")
     if isinstance(robbed, Mapping):
-        w.put("robbed", rel(int(robbed["seat"])))
+        w.put("robbed", rel(robbed["seat"]))
         if robbed.get("discard"):
             w.cards("own_discard", [robbed["discard"]])
-    if view.get("joker_discard"):
-        w.cards("own_discard", [view["joker_discard"]])
+    joker_discard = view["joker_discard"]
+    if joker_discard:
+        w.cards("own_discard", [joker_discard])
     for s, suits in enumerate(view.get("voids") or []):
         for suit in suits:
             w.put("voids", rel(s) * 4 + SUITS.index(suit))
     teams = view.get("teams")
     side = {s: s for s in range(n)}
     if teams:
-        for t, members in enumerate(teams):
+        for team_no, members in enumerate(teams):
             for s in members:
-                side[s] = t
+                side[s] = team_no
     scores = view["scores"]
     target = max(int(view["rules"].get("target", 25)), 1)
     for s in range(n):

@@ -74,6 +74,7 @@ import pyspiel
 from trumps.ai.determinize import Determinizer
 from trumps.envs.observation import encode, layout, size
 from trumps.games import GAMES, Game, from_json, new_game
+from trumps.games.viewtypes import View
 
 __all__ = ["DEAL_SEEDS", "MAX_DEAL_SEEDS", "SHORT_NAMES", "TrumpsGame", "TrumpsState"]
 
@@ -308,7 +309,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         """The trumps game, or None before the deal (the chance node)."""
         return None if self.held is None else self.held.game
 
-    def view(self, player: int) -> dict[str, Any] | None:
+    def view(self, player: int) -> View | None:
         """``player``'s view, or None before the deal."""
         return None if self.held is None else self.held.game.view(player)
 
@@ -388,7 +389,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
             return state  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**53))
         view = game.view(player_id)
-        if game.game_id == "kozyri" and None in view["trumps"]:
+        if view["game"] == "kozyri" and None in view["trumps"]:
             position = game.to_json()  # the trump choice (K3): no card is dealt yet
         else:
             position = Determinizer(view).position(rng)

@@ -51,6 +51,7 @@ from pettingzoo.utils import wrappers
 
 from trumps.envs.observation import encode, size
 from trumps.games import Game, new_game
+from trumps.games.viewtypes import View, hidden_hands
 
 __all__ = ["env", "raw_env"]
 
@@ -197,7 +198,8 @@ class raw_env(Env, EzPickle):
 
     def _start(self, game_seed: int) -> None:
         self.game = new_game(self.game_id, players=self.players, rules=self._rules, seed=game_seed)
-        teams = self.game.view(None).get("teams")
+        view = self.game.view(None)
+        teams = view["teams"] if view["game"] == "twentyfive" else None
         self._side = list(range(self.players))
         for t, members in enumerate(teams or []):
             for seat in members:
@@ -216,9 +218,10 @@ class raw_env(Env, EzPickle):
         return self.possible_agents[seat]
 
     def _scores(self) -> list[int]:
-        if self.reward != "points":
+        view = self.game.view(None)
+        if self.reward != "points" or view["game"] != "twentyfive":
             return []
-        return list(self.game.view(None)["scores"])
+        return list(view["scores"])
 
     def _target(self) -> int:
         target = self.game.rules["target"]
@@ -230,13 +233,13 @@ def _cards(cards: list[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def _text(view: Mapping[str, Any], agents: list[str]) -> str:
+def _text(view: View, agents: list[str]) -> str:
     """A spectator's view (docs/views.md) as a few lines of plain text."""
     lines: list[str] = []
     if view["game"] == "kozyri":
         trumps = view["trumps"]
         lines.append(f"Svoi Kozyri, hand {view['hand']}, ply {view['ply']}")
-        for seat, hand in enumerate(view["hands"]):
+        for seat, hand in enumerate(hidden_hands(view)):
             known = f" (known: {_cards(hand['known'])})" if hand["known"] else ""
             out = ", out" if seat in (view.get("out") or []) else ""
             losses = view["losses"][seat]
@@ -247,8 +250,9 @@ def _text(view: Mapping[str, Any], agents: list[str]) -> str:
         pile = view["pile"]
         lines.append(f"pile: {_cards(pile)}" + (f" (top {pile[-1]})" if pile else ""))
     else:
+        dealer = "-" if view["dealer"] is None else agents[view["dealer"]]
         lines.append(
-            f"Twenty-Five, hand {view['hand']}, dealer {agents[view['dealer']]}, "
+            f"Twenty-Five, hand {view['hand']}, dealer {dealer}, "
             f"turn-up {view['turnup'] or '-'}, trumps {view['trump'] or '-'}"
         )
         robbed = view.get("robbed")
@@ -265,12 +269,13 @@ def _text(view: Mapping[str, Any], agents: list[str]) -> str:
         lines.append(f"scores (target {view['rules']['target']}): " + ", ".join(parts))
         lines.append(
             "cards held: "
-            + ", ".join(f"{agents[s]} {h['count']}" for s, h in enumerate(view["hands"]))
+            + ", ".join(f"{agents[s]} {h['count']}" for s, h in enumerate(hidden_hands(view)))
         )
         won = [agents[t["winner"]] for t in view.get("tricks") or []]
         lines.append(f"tricks this hand won by: {', '.join(won) if won else '-'}")
-        if view.get("trick"):
-            lines.append(f"trick led by {agents[view['leader']]}: {_cards(view['trick'])}")
+        leader = view["leader"]
+        if view["trick"] and leader is not None:
+            lines.append(f"trick led by {agents[leader]}: {_cards(view['trick'])}")
     outcome = view.get("outcome")
     to_move = view.get("to_move")
     if outcome:

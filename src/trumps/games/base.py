@@ -18,6 +18,7 @@ from trumps.cards import action_str, parse_action
 from trumps.errors import IllegalAction
 from trumps.games.actions import ActionSpace
 from trumps.games.options import Option, Preset
+from trumps.games.viewtypes import OutcomeJson, View
 
 REASONS = ("out_of_cards", "draw_rule", "repetition", "max_plies", "target", "resigned", "timeout")
 
@@ -31,7 +32,7 @@ class Outcome:
     draw: bool
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OutcomeJson:
         return {
             "winners": list(self.winners),
             "losers": list(self.losers),
@@ -301,17 +302,19 @@ class Game(ABC):
         """The full position (docs/positions.md), hidden cards included."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         """What ``seat`` may know (docs/views.md); ``None`` gives the public view, what a
-        spectator may know (every hand a count and its publicly known cards)."""
+        spectator may know (every hand a count and its publicly known cards).  Each game
+        returns its own shape (``trumps.games.viewtypes``)."""
 
-    def undealt_view(self, seat: int | None) -> dict[str, Any]:
+    def undealt_view(self, seat: int | None) -> View:
         """``seat``'s view of the game before its cards are dealt (a server deals as the
         game starts, docs/fairness.md): the public view with nothing the deal decides —
         no card of it, no dealer (chosen with the deal), nobody to move."""
-        view = {**self.view(None), "seat": seat, "to_move": None}
-        if "dealer" in view:
-            view["dealer"] = None
+        view = self.view(None)
+        view["seat"] = seat
+        view["to_move"] = None
+        view["dealer"] = None
         return view
 
     def public_action(self, action: str, seat: int | None) -> str:
@@ -346,7 +349,7 @@ class Game(ABC):
         return self.why_not_in(self.view(self.current_player if seat is None else seat), action)
 
     @staticmethod
-    def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:
+    def why_not_in(view: View, action: str) -> Why | None:
         """``why_not`` on a seat's view alone (what a client holds): the game's rule query
         of ``games/<game>/why.py``."""
         raise NotImplementedError

@@ -26,6 +26,7 @@ from trumps.ai import BOTS, Bot, Decision, level_limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction, TrumpsError
 from trumps.games import GAMES, Game, new_game
 from trumps.games.base import Why
+from trumps.games.viewtypes import View
 from trumps.host.archive import now_iso, replay_json, summary_of
 from trumps.host.notes import PlyNotes, shown_action, shown_why, why_not_for
 from trumps.host.pacing import HINT_LEVEL, PACES, pace_delay, seat_names
@@ -132,7 +133,7 @@ class LocalTable:
             return []
         return self.game.legal_actions()
 
-    def _seen(self, seat: int) -> tuple[Msg, list[str], dict[str, Msg]]:
+    def _seen(self, seat: int) -> tuple[View, list[str], dict[str, Msg]]:
         view, legal = self.game.view(seat), self._legal(seat)
         why = {a: shown_why(w) for a, w in why_not_for(self.game, seat, view, legal).items()}
         return view, legal, why

@@ -4,11 +4,11 @@ is given for the cards it may not play: the same for every host of a table."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from trumps.errors import TrumpsError
 from trumps.games.base import Game, Why
+from trumps.games.viewtypes import View, own_cards
 from trumps.records import play_recorded
 
 __all__ = ["PlyNote", "PlyNotes", "shown_action", "shown_why", "why_not_for"]
@@ -47,7 +47,8 @@ class PlyNotes:
         replayed = self._game
         for action in history[len(self._notes) :]:
             mover = replayed.current_player
-            took = replayed.view(mover).get("take_count") if action == "take" else None
+            seen = replayed.view(mover)
+            took = seen["take_count"] if seen["game"] == "kozyri" and action == "take" else None
             try:
                 play_recorded(replayed, action)
             except TrumpsError:  # a game not made from its seed (a position): no notes
@@ -56,22 +57,19 @@ class PlyNotes:
                 self._notes = [PlyNote()] * len(history)
                 break
             closed = replayed.closed()
-            dealt = replayed.view(None).get("hand") if closed and "hand" in closed else None
+            dealt = replayed.view(None)["hand"] if closed and "hand" in closed else None
             self._notes.append(PlyNote(closed, dealt if replayed.outcome is None else None, took))
         return self._notes
 
 
-def why_not_for(
-    game: Game, seat: int | None, view: Mapping[str, Any], legal: list[str]
-) -> dict[str, Why]:
+def why_not_for(game: Game, seat: int | None, view: View, legal: list[str]) -> dict[str, Why]:
     """For the seat to move (``legal`` not empty): why each card of its hand that is not
     legal now is not (and ``take``, in Svoi Kozyri once the trumps are chosen), as the game
     says from the seat's own view."""
     if not legal or seat is None:
         return {}
-    hand = view["hands"][seat]
-    asked = [c for c in hand if c not in legal]
-    if game.game_id == "kozyri" and view["trumps"][seat] is not None and "take" not in legal:
+    asked = [c for c in own_cards(view) if c not in legal]
+    if view["game"] == "kozyri" and view["trumps"][seat] is not None and "take" not in legal:
         asked.append("take")
     out: dict[str, Why] = {}
     for action in asked:

@@ -23,6 +23,13 @@ from trumps.ai import BOTS, Bot, Limits, make_bot
 from trumps.cards import TAKE, action_str, parse_action
 from trumps.errors import InvalidAction
 from trumps.games import Game, new_game
+from trumps.games.viewtypes import (
+    KozyriView,
+    TwentyFiveView,
+    View,
+    kozyri_view,
+    twentyfive_view,
+)
 from trumps.records import dumps, record_of
 from trumps.tui.board import hand_size, take_count
 from trumps.tui.cardtext import card_text, is_discard, legal_words, suit_text, typed_action
@@ -181,7 +188,8 @@ class Session:
         self.marks: list[int] = []  # len(history) before each of the human's decisions
         # Twenty-Five: the scores each hand began with, by hand number (for its result).
         start = game.view(human)
-        self.hand_scores = {int(start.get("hand", 1)): [int(x) for x in start.get("scores") or []]}
+        scores = start["scores"] if start["game"] == "twentyfive" else []
+        self.hand_scores = {start["hand"]: list(scores)}
 
     # -- the loop ---------------------------------------------------------------------
     def run(self) -> bool:
@@ -304,17 +312,15 @@ class Session:
         for line in self.narrate(seat, action, before, after):
             self.say(line)
 
-    def narrate(
-        self, seat: int, action: str, before: dict[str, Any], after: dict[str, Any]
-    ) -> list[Text]:
+    def narrate(self, seat: int, action: str, before: View, after: View) -> list[Text]:
         """What everyone at the table saw happen (only public facts)."""
         code = parse_action(action)
-        if self.game.game_id == "kozyri":
-            return self._narrate_kozyri(seat, code, before, after)
-        return self._narrate_twentyfive(seat, code, before, after)
+        if before["game"] == "kozyri":
+            return self._narrate_kozyri(seat, code, before, kozyri_view(after))
+        return self._narrate_twentyfive(seat, code, before, twentyfive_view(after))
 
     def _narrate_kozyri(
-        self, seat: int, code: int, before: dict[str, Any], after: dict[str, Any]
+        self, seat: int, code: int, before: KozyriView, after: KozyriView
     ) -> list[Text]:
         who = self.names[seat]
         you = seat == self.human
@@ -358,7 +364,7 @@ class Session:
             out.append(self._kozyri_hand_over(before, after))
         return out
 
-    def _kozyri_hand_over(self, before: dict[str, Any], after: dict[str, Any]) -> Text:
+    def _kozyri_hand_over(self, before: KozyriView, after: KozyriView) -> Text:
         """``Hand 1 is over: Bot 1 lost it (lost hands: You 0 · Bot 1 1). New deal.``"""
         old, new = before.get("losses") or [], after.get("losses") or []
         lost = [s for s in range(min(len(old), len(new))) if new[s] > old[s]]
@@ -371,7 +377,7 @@ class Session:
         )
 
     def _narrate_twentyfive(
-        self, seat: int, code: int, before: dict[str, Any], after: dict[str, Any]
+        self, seat: int, code: int, before: TwentyFiveView, after: TwentyFiveView
     ) -> list[Text]:
         who = self.names[seat]
         you = seat == self.human
@@ -385,8 +391,9 @@ class Session:
                 out.append(Text(f"{who} discards a card face down (took the turned-up joker)."))
             return out
         if action.startswith("rob "):
-            t = Text(f"{who} {'rob' if you else 'robs'} the turn-up ")
-            t.append_text(card_text(before["turnup"]))
+            t = Text(f"{who} {'rob' if you else 'robs'} the turn-up")
+            if before["turnup"] is not None:  # F9: a rob takes the card turned up
+                t.append(" ").append_text(card_text(before["turnup"]))
             if you:
                 t.append(", discarding ").append_text(card_text(action.split()[1]))
             out.append(t.append("."))
@@ -402,7 +409,7 @@ class Session:
             out.append(self._twentyfive_hand_over(before, after))
         return out
 
-    def _twentyfive_hand_over(self, before: dict[str, Any], after: dict[str, Any]) -> Text:
+    def _twentyfive_hand_over(self, before: TwentyFiveView, after: TwentyFiveView) -> Text:
         """``Hand 1 is over: You +15, Bot 1 +10 (scores: You 15 · Bot 1 10). New deal.``
         (teams by their players), the points from the view's scores."""
         scores = [int(x) for x in after.get("scores") or []]

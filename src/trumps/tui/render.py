@@ -10,7 +10,7 @@ as it may be typed back, separated by spaces.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -32,12 +32,12 @@ def seat_names(players: int, human: int) -> list[str]:
     return names
 
 
-def legal_line(legal: Sequence[str], view: dict[str, Any] | None = None) -> Text:
+def legal_line(legal: Sequence[str], view: Mapping[str, Any] | None = None) -> Text:
     """``Legal: 10♠ Q♥ take`` — plain, written like the hand of ``view`` and in its order."""
     return Text("Legal: " + legal_words(legal, view))
 
 
-def render(view: dict[str, Any], legal: Sequence[str], names: Sequence[str]) -> Text:
+def render(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -> Text:
     """The screen for the seat whose ``view`` this is (``seat`` null: a spectator's)."""
     seat = view.get("seat")
     board = Board.of(view, names, seat if isinstance(seat, int) else None, legal)
@@ -48,7 +48,7 @@ def render(view: dict[str, Any], legal: Sequence[str], names: Sequence[str]) -> 
     return Text("\n").join(lines)
 
 
-def render_plain(view: dict[str, Any], legal: Sequence[str], names: Sequence[str]) -> str:
+def render_plain(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -> str:
     """``render`` without styles."""
     return render(view, legal, names).plain
 

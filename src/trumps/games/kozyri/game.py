@@ -20,6 +20,7 @@ from trumps.games.kozyri.loader import hand_result, load
 from trumps.games.kozyri.options import DEFAULT_PRESET, OPTIONS, PRESETS, make_core
 from trumps.games.kozyri.why import why_not
 from trumps.games.options import Option, Preset, resolve_rules
+from trumps.games.viewtypes import Hand, KozyriView, View, kozyri_view
 
 
 def _popcount(m: int) -> int:
@@ -184,8 +185,8 @@ class Kozyri(Game):
         return self._forced is not None or result in (LOST, DRAWN)
 
     @staticmethod
-    def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:
-        return why_not(view, action)
+    def why_not_in(view: View, action: str) -> Why | None:
+        return why_not(kozyri_view(view), action)
 
     def side_of(self, seat: int) -> list[int]:
         return [seat]
@@ -240,7 +241,7 @@ class Kozyri(Game):
             "known": [card_strs(k) for k in c.known],
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> KozyriView:
         """docs/views.md: other hands as counts plus the cards publicly known to be there
         (K19: the whole hand with two players); no seed.  ``take_count`` is how many cards
         ``take`` would pick up for the seat to move (K12), null with an empty pile or
@@ -248,10 +249,8 @@ class Kozyri(Game):
         cards everyone knows to be there (picked up, or sixes handed over)."""
         self._check_view_seat(seat)
         c = self._core
-        data = self.to_json()
-        del data["seed"]
-        del data["known"]
-        hands: list[Any] = []
+        outcome = self.outcome
+        hands: list[Hand] = []
         for s in range(c.n):
             h = c.hands[s]
             if s == seat:
@@ -260,12 +259,25 @@ class Kozyri(Game):
                 # K19: in the duel each player deduces the other hand; nobody else can.
                 known = h if c.n == 2 and seat is not None else c.known[s] & h
                 hands.append({"count": _popcount(h), "known": card_strs(known)})
-        data["hands"] = hands
-        data["seat"] = seat
-        # K19: the cards of the reader's own hand that the other seats know it holds.
-        data["own_known"] = None if seat is None else card_strs(c.known[seat] & c.hands[seat])
-        data["take_count"] = self.take_count()
-        return data
+        return {
+            "game": "kozyri",
+            "rules": dict(self._rules),
+            "dealer": c.dealer,
+            "trumps": [SUITS[t] if t >= 0 else None for t in c.trumps],
+            "hands": hands,
+            "pile": [card_str(x) for x in c.pile],
+            "to_move": self.current_player,
+            "owes_second": c.owes,
+            "out": list(c.out),
+            "ply": c.ply,
+            "outcome": None if outcome is None else outcome.to_json(),
+            "hand": c.hand_no,
+            "losses": list(c.losses),
+            "seat": seat,
+            # K19: the cards of the reader's own hand that the other seats know it holds.
+            "own_known": None if seat is None else card_strs(c.known[seat] & c.hands[seat]),
+            "take_count": self.take_count(),
+        }
 
     def take_count(self) -> int | None:
         """K12: how many cards ``take`` picks up for the seat to move, or None when the

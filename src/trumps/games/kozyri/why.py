@@ -7,25 +7,23 @@ generator); otherwise a ``Why`` names the rule and the cards it is about.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from trumps.cards import ROB, SUITS, TAKE, TRUMP, card_str, parse_action, parse_card
 from trumps.games.base import Why, turn_why
 from trumps.games.kozyri._core import beats
+from trumps.games.viewtypes import KozyriView, own_cards, seat_of
 
 ACE = 12
 
 
-def why_not(view: Mapping[str, Any], action: str) -> Why | None:
+def why_not(view: KozyriView, action: str) -> Why | None:
     """Why ``action`` (a string; malformed ones raise ``InvalidAction``) is not legal for
     the reader of ``view`` now, or None when it is legal."""
     code = parse_action(action)
     turn = turn_why(view)
     if turn is not None:
         return turn
-    seat = view["to_move"]
-    trumps: list[str | None] = view["trumps"]
+    seat = seat_of(view)  # the seat to move (turn_why)
+    trumps = view["trumps"]
     mine = trumps[seat]
     if code >= ROB:
         return Why("not_in_game", "")  # rob and discard are Twenty-Five's
@@ -37,15 +35,15 @@ def why_not(view: Mapping[str, Any], action: str) -> Why | None:
     if TRUMP <= code < TRUMP + 4:
         return Why("trump_already_chosen", "K3", suit=mine)
     trump = SUITS.index(mine)
-    hand: list[str] = view["hands"][seat]
-    pile: list[str] = view["pile"]
-    owes = bool(view.get("owes_second"))
+    hand = own_cards(view)
+    pile = view["pile"]
+    owes = view["owes_second"]
     if code == TAKE:
         if owes:
             return Why("owe_second_card", "K10")
         if not pile:
             return Why("nothing_to_take", "K7")
-        if view.get("rules", {}).get("voluntary_pickup"):
+        if view["rules"].get("voluntary_pickup"):
             return None
         top = parse_card(pile[-1])
         able = tuple(c for c in hand if beats(parse_card(c), top, trump))

@@ -45,6 +45,7 @@ from trumps.games.twentyfive.brief import BRIEF
 from trumps.games.twentyfive.loader import load
 from trumps.games.twentyfive.options import GAME_ID, OPTIONS, PRESETS, make_config, seat_teams
 from trumps.games.twentyfive.why import why_not
+from trumps.games.viewtypes import Hand, Robbed, Trick, TwentyFiveView, View, twentyfive_view
 
 # The research API's hot path (``play_id``) reads these directly.
 _ACTION_NAMES = TWENTYFIVE_ACTIONS.names
@@ -144,8 +145,8 @@ class TwentyFive(Game):
         return [ids[c] for c in codes]
 
     @staticmethod
-    def why_not_in(view: Mapping[str, Any], action: str) -> Why | None:
-        return why_not(view, action)
+    def why_not_in(view: View, action: str) -> Why | None:
+        return why_not(twentyfive_view(view), action)
 
     def side_of(self, seat: int) -> list[int]:
         side = self._core.side_of[seat]
@@ -222,10 +223,10 @@ class TwentyFive(Game):
         return g
 
     # -- positions ----------------------------------------------------------------------
-    def _tricks(self) -> tuple[list[dict[str, Any]], list[int]]:
+    def _tricks(self) -> tuple[list[Trick], list[int]]:
         core = self._core
         n = core.n
-        out: list[dict[str, Any]] = []
+        out: list[Trick] = []
         leader = (core.dealer + 1) % n
         for k, w in enumerate(core.winners):
             cards = core.plays[k * n : (k + 1) * n]
@@ -287,17 +288,17 @@ class TwentyFive(Game):
             k += 1
         return [[SUITS[s] for s in range(4) if lacking[p] >> s & 1] for p in range(n)]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> TwentyFiveView:
         """docs/views.md: other hands as counts with their publicly known cards (F18), voids,
         no seed, stock or robbing discard.  ``seat=None`` is the public view."""
         self._check_view_seat(seat)
         core = self._core
-        d = self.to_json()
-        del d["seed"], d["stock"]
-        hands: list[Any] = []
+        tricks, trick = self._tricks()
+        outcome = self.outcome
+        hands: list[Hand] = []
         for s, h in enumerate(core.hands):
             if s == seat:
-                hands.append(d["hands"][s])
+                hands.append([card_str(c) for c in cards_of(h)])
                 continue
             known = 0
             if s == core.robbed_seat:
@@ -305,18 +306,50 @@ class TwentyFive(Game):
             if s == core.dealer and (core.joker_discard >= 0 or core.trump < 0):
                 known |= h & (1 << JOKER)  # F17a: the turned-up joker went to the dealer
             hands.append({"count": h.bit_count(), "known": [card_str(c) for c in cards_of(known)]})
-        d["hands"] = hands
-        if core.robbed_seat >= 0 and core.robbed_seat != seat:
-            d["robbed"] = {"seat": core.robbed_seat}  # F10: the discard stays secret
-        if seat != core.dealer:
-            d["joker_discard"] = None  # F17a: face down
-        d["voids"] = self.voids()
-        d["seat"] = seat
-        return d
+        robbed: Robbed | None = None
+        if core.robbed_seat >= 0:
+            robbed = {"seat": core.robbed_seat}
+            if core.robbed_seat == seat:  # F10: the discard stays secret from the others
+                robbed["discard"] = card_str(core.robbed_discard)
+        joker_discard = None  # F17a: face down for everyone but the dealer
+        if seat == core.dealer and core.joker_discard >= 0:
+            joker_discard = card_str(core.joker_discard)
+        return {
+            "game": "twentyfive",
+            "rules": dict(self._rules),
+            "dealer": core.dealer,
+            "turnup": card_str(core.turnup),
+            "trump": SUITS[core.trump] if core.trump >= 0 else None,
+            "robbed": robbed,
+            "hands": hands,
+            "tricks": tricks,
+            "trick": [card_str(c) for c in trick],
+            "leader": core.leader,
+            "to_move": self.current_player,
+            "scores": list(core.scores),
+            "teams": self.teams,
+            "outcome": None if outcome is None else outcome.to_json(),
+            "hand": core.hand_no,
+            "joker_discard": joker_discard,
+            "voids": self.voids(),
+            "seat": seat,
+        }
 
-    def undealt_view(self, seat: int | None) -> dict[str, Any]:
-        """Before the deal: no turn-up nor trump (F4), nobody to lead (F3)."""
-        return {**super().undealt_view(seat), "turnup": None, "trump": None, "leader": None}
+    def undealt_view(self, seat: int | None) -> TwentyFiveView:
+        """Before the deal (``Game.undealt_view``): besides no card, dealer or seat to move,
+        no turn-up nor trump (F4) and nobody to lead (F3)."""
+        view = self.view(None)
+        view.update(
+            {
+                "seat": seat,
+                "to_move": None,
+                "dealer": None,
+                "turnup": None,
+                "trump": None,
+                "leader": None,
+            }
+        )
+        return view
 
     def public_action(self, action: str, seat: int | None) -> str:
         """F10, F17a: everyone sees that a rob or a joker discard happened, but the

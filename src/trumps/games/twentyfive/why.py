@@ -7,50 +7,50 @@ generator); otherwise a ``Why`` names the rule and the cards it is about.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from trumps.cards import DISCARD, JOKER, ROB, SUITS, card_str, mask_of, parse_action, parse_card
 from trumps.games.base import Why, turn_why
 from trumps.games.twentyfive.options import OPTIONS
 from trumps.games.twentyfive.rules import TrickRules
+from trumps.games.viewtypes import TwentyFiveView, own_cards, seat_of
 
 
-def _option(view: Mapping[str, Any], name: str) -> object:
-    return (view.get("rules") or {}).get(name, OPTIONS[name].default)
+def _option(view: TwentyFiveView, name: str) -> object:
+    return view["rules"].get(name, OPTIONS[name].default)
 
 
-def rob_why(view: Mapping[str, Any]) -> Why | None:
+def rob_why(view: TwentyFiveView) -> Why | None:
     """F9, F10: why the seat to move may not rob now, or None when it may."""
     if _option(view, "rob") == "off":
         return Why("rob_off", "F10")
-    if view.get("robbed") is not None:
+    if view["robbed"] is not None:
         return Why("already_robbed", "F10")
-    if view.get("tricks"):
+    if view["tricks"]:
         return Why("rob_first_trick_only", "F10")
-    trump = SUITS.index(view["trump"])
-    ace = card_str(48 + trump)
-    seat = view["to_move"]
-    if ace in view["hands"][seat]:
+    trump = view["trump"]
+    if trump is None:  # F17a: the dealer's joker discard comes first
+        return Why("joker_discard_first", "F17a")
+    ace = card_str(48 + SUITS.index(trump))
+    seat = seat_of(view)  # the seat to move (why_not's turn_why)
+    if ace in own_cards(view):
         return None
-    if seat == view["dealer"] and view["turnup"][0] == "A":
+    turnup = view["turnup"]
+    if seat == view["dealer"] and turnup is not None and turnup[0] == "A":
         return None  # F9: the dealer robs a turned-up ace
-    return Why("rob_needs_trump_ace", "F9", (ace,), view["trump"])
+    return Why("rob_needs_trump_ace", "F9", (ace,), trump)
 
 
-def why_not(view: Mapping[str, Any], action: str) -> Why | None:
+def why_not(view: TwentyFiveView, action: str) -> Why | None:
     """Why ``action`` (a string; malformed ones raise ``InvalidAction``) is not legal for
     the reader of ``view`` now, or None when it is legal."""
     code = parse_action(action)
     turn = turn_why(view)
     if turn is not None:
         return turn
-    seat = view["to_move"]
-    hand: list[str] = view["hands"][seat]
+    hand = own_cards(view)  # the seat to move's (turn_why)
     if 64 <= code < ROB:
         return Why("not_in_game", "")  # take and trump choices are Svoi Kozyri's
     c = card_str(code & 63 if code >= ROB else code)
-    if view.get("trump") is None:  # F17a: the dealer owes a discard for the joker
+    if view["trump"] is None:  # F17a: the dealer owes a discard for the joker
         if code < DISCARD:
             return Why("joker_discard_first", "F17a")
         if c not in hand:
@@ -65,7 +65,7 @@ def why_not(view: Mapping[str, Any], action: str) -> Why | None:
         return rob
     if rob is None and _option(view, "rob") == "mandatory":
         return Why("must_rob", "F10")
-    trick: list[str] = view["trick"]
+    trick = view["trick"]
     if not trick:
         return None  # F11: any card may lead
     rules = TrickRules.of_view(view)

@@ -31,6 +31,7 @@ import random
 from typing import Any, Final
 
 from trumps.ai.base import Decision
+from trumps.games.viewtypes import View
 from trumps.host.pacing import HINT_LEVEL, PACES, Pace, pace_delay
 from trumps.server.tables.bots import BotRequest, Kind
 from trumps.server.tables.commands import BotMove, ContinueCmd, Expire, HintCmd, Outbox
@@ -301,7 +302,7 @@ class TableBots:
         self._bot_kind = self.bot_kind()
         self._bot_task = asyncio.create_task(self._think(seat, view, legal, self.table.number))
 
-    async def _think(self, seat: int, view: dict[str, Any], legal: list[str], number: int) -> None:
+    async def _think(self, seat: int, view: View, legal: list[str], number: int) -> None:
         level = self.table.seats[seat].level or self.table.config.takeover
         seed = self.table._rng.getrandbits(64)
         try:

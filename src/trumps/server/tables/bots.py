@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from trumps.ai import Bot, Decision, level_limits, make_bot
+from trumps.games.viewtypes import View
 
 __all__ = ["KINDS", "BotRequest", "BotRunner", "Kind", "decide"]
 
@@ -60,7 +61,7 @@ class BotRequest:
 
     level: str
     game_id: str
-    view: dict[str, Any]
+    view: View
     legal: list[str]
     #: At most this many seconds (the server's ``--bot-time``), or None: the level's own
     #: budget (``trumps.ai.level_limits``) as it is.

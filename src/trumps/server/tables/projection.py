@@ -10,10 +10,11 @@ the order the table made it.
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import cast
 
 from trumps.fairdeal import commitment
 from trumps.games.base import Why
+from trumps.games.viewtypes import View
 from trumps.host.notes import PlyNote, PlyNotes, shown_action, shown_why, why_not_for
 from trumps.host.takeback import Refusal, takeback_refusal
 from trumps.server.tables.commands import Outbox
@@ -25,6 +26,7 @@ from trumps.server.wire.protocol import (
     SeatInfo,
     SpectatorList,
     WhyNot,
+    wire_view,
 )
 from trumps.server.wire.protocol import Error as ErrorMsg
 from trumps.server.wire.protocol import Event as EventMsg
@@ -69,7 +71,7 @@ class Projection(TableBase):
             self._send(conn, msg)
 
     # -- messages -----------------------------------------------------------------------
-    def view_for(self, seat: int | None) -> dict[str, Any]:
+    def view_for(self, seat: int | None) -> View:
         """What ``seat`` may see: the game's view for it; for None (a spectator) the game's
         public view (no private hand, no private discard).  Before the game starts it is not
         dealt yet (docs/fairness.md): everyone is shown the public view."""
@@ -97,9 +99,7 @@ class Projection(TableBase):
             return []
         return self.game.legal_actions()
 
-    def _why_for(
-        self, seat: int | None, view: dict[str, Any], legal: list[str]
-    ) -> dict[str, WhyNot]:
+    def _why_for(self, seat: int | None, view: View, legal: list[str]) -> dict[str, WhyNot]:
         """For the seat to move: why each card it may not play now is not (``trumps.host``)."""
         return {
             a: cast(WhyNot, why_msg(w))
@@ -161,7 +161,7 @@ class Projection(TableBase):
             seats=self.seat_infos(),
             seat=seat,
             event=self.number,
-            view=view,
+            view=wire_view(view),
             legal=legal,
             to_move=self._to_move(),
             why_not=self._why_for(seat, view, legal),
@@ -225,7 +225,7 @@ class Projection(TableBase):
                 seat=seat,
                 action=self._shown(action, seat, viewer),
                 by_bot=by_bot,
-                view=view,
+                view=wire_view(view),
                 legal=legal,
                 to_move=to_move,
                 why_not=self._why_for(viewer, view, legal),

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, Final, Literal, TypeAlias, get_args
+from typing import Annotated, Any, Final, Literal, TypeAlias, cast, get_args
 
 import msgspec
 from msgspec import Meta
 
+from trumps.games.viewtypes import View
 from trumps.server.wire.wiretypes import (
     MAX_HAND,
     MAX_LIST_OFFSET,
@@ -51,6 +52,13 @@ from trumps.server.wire.wiretypes import (
     Token,
     clean_text,
 )
+
+
+def wire_view(view: View) -> dict[str, Any]:
+    """A view (``trumps.games.viewtypes``) as the protocol carries it: the same object, a
+    JSON object already. The wire leaves it an open object (msgspec decodes no union of
+    two dict shapes); its fields are the game's view type, docs/views.md."""
+    return cast("dict[str, Any]", view)
 
 
 class MessageBase(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
