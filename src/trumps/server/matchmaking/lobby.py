@@ -63,7 +63,7 @@ class Lobby:
             table_id=table.table_id,
             game=table.game.game_id,  # type: ignore[arg-type]
             rules=live.rules_name if live.rules_name is not None else table.game.rules,
-            seats=table.seat_infos(),
+            seats=table.projection.seat_infos(),
             open_seats=len(table.open_seats()),
             started=table.started,
             time_control=table.config.time_control,

@@ -35,7 +35,9 @@ from trumps.games.viewtypes import View
 from trumps.host.pacing import HINT_LEVEL, PACES, Pace, pace_delay
 from trumps.server.tables.bots import BotRequest, Kind
 from trumps.server.tables.commands import BotMove, ContinueCmd, Expire, HintCmd, Outbox
-from trumps.server.tables.seats import Seats
+from trumps.server.tables.projection import Projection
+from trumps.server.tables.seats import Seating
+from trumps.server.tables.tablebase import TableBase
 from trumps.server.wire.protocol import Hint as HintMsg
 from trumps.server.wire.protocol import HintWhy
 
@@ -84,8 +86,10 @@ class TableBots:
     """A table's bots, held by the table as ``table.bots``: asking them for moves and
     hints (the answers come back as commands), their pace, and whether they play at all."""
 
-    def __init__(self, table: Seats) -> None:
+    def __init__(self, table: TableBase, projection: Projection, seating: Seating) -> None:
         self.table = table
+        self.projection = projection  # the table's messages (its errors)
+        self.seating = seating  # who holds which seat
         self._moved_at: float | None = None  # when the latest game event happened (None: not yet)
         self._paced_move: BotMove | None = None  # a bot's chosen move waiting for its time
         # a hand, and the seats whose people read its summary
@@ -172,7 +176,7 @@ class TableBots:
     def continue_hand(self, c: ContinueCmd) -> None:
         """A person read the summary of hand ``c.hand``: once all have, the next hand's bot
         move waits only the pace."""
-        seat = self.table._seat_of(c.conn)
+        seat = self.seating.seat_of(c.conn)
         if seat is None:
             return
         hand, read = self._hand_read
@@ -207,22 +211,24 @@ class TableBots:
         self._moved_at = self.table.time.now()
 
     def hint(self, c: HintCmd) -> None:
-        seat = self.table._seat_of(c.conn)
+        seat = self.seating.seat_of(c.conn)
         if seat is None:
             return
         if self.table.config.rated:  # the strongest bot's moves would be anyone's rating
-            self.table._error(c.conn, "rated_no_hints", RATED_NO_HINTS)
+            self.projection.error(c.conn, "rated_no_hints", RATED_NO_HINTS)
             return
         if any(other.level is None for s, other in enumerate(self.table.seats) if s != seat):
-            self.table._error(
+            self.projection.error(
                 c.conn, "not_allowed", "hints are for games against the computer only"
             )
             return
         if self.table.over or not self.table.started or self.table.game.current_player != seat:
-            self.table._error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
+            self.projection.error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
             return
         if self._hinting.get(seat, 0) >= HINTS_AT_ONCE:
-            self.table._error(c.conn, "hint_pending", "a hint for this seat is still being thought")
+            self.projection.error(
+                c.conn, "hint_pending", "a hint for this seat is still being thought"
+            )
             return
         request = BotRequest(
             HINT_LEVEL,
@@ -250,7 +256,7 @@ class TableBots:
             )
         except Exception:
             log.exception("table %s: the hint failed", self.table.table_id)
-            self.table._error(conn, "internal_error", "no hint this time")
+            self.projection.error(conn, "internal_error", "no hint this time")
             return
         self.table._send(conn, hint_message(self.table.table_id, number, decision))
 

@@ -4,12 +4,14 @@ A ``Table`` runs as one asyncio task consuming commands (``trumps.server.tables.
 queue in order — joins and leaves, disconnects, actions (with the event number the client
 last saw), resignations, resyncs, chat, bot moves, timer expiries — and emitting numbered
 events.  Rejected commands answer with an ``Error`` carrying a protocol error code and
-change nothing.  The class is assembled from one module per concern:
+change nothing.  The table is its state (``tablebase``: seats, events, clocks and timers on an
+injected ``TimeSource``) and the parts it holds, one module per concern:
 
-- ``tablebase``: the state, the clocks and timers (an injected ``TimeSource``);
-- ``projection``: what each seat and spectator is sent (built from that seat's view);
-- ``seats``: owners, reconnects, leaving, the grace period and the takeover bot;
-- ``botplay``: bot moves and hints, thought off the event loop;
+- ``projection`` (``table.projection``): what each seat and spectator is sent (built from
+  that seat's view), the numbered events, errors;
+- ``seats`` (``table.seating``): owners, reconnects, leaving, the grace period;
+- ``botplay`` (``table.bots``): bot moves and hints, thought off the event loop;
+- ``persist`` (``table.storage``): what is stored, and held back until it is;
 - this module: the command loop, actions, resignations, timeouts, start and end.
 
 A Fischer clock per person's seat, when the table has a time control, ends a turn at zero
@@ -60,9 +62,9 @@ from trumps.server.tables.commands import (
 )
 from trumps.server.tables.config import TableConfig
 from trumps.server.tables.persist import TableStorage
-from trumps.server.tables.projection import LOG_IN_SNAPSHOT, why_msg
-from trumps.server.tables.seats import Seats
-from trumps.server.tables.tablebase import CHAT_IN_SNAPSHOT, TakebackAsk
+from trumps.server.tables.projection import LOG_IN_SNAPSHOT, Projection, why_msg
+from trumps.server.tables.seats import Seating
+from trumps.server.tables.tablebase import CHAT_IN_SNAPSHOT, TableBase, TakebackAsk
 from trumps.server.tables.timing import TimeSource
 from trumps.server.wire.protocol import ChatPosted
 from trumps.server.wire.wiretypes import EventKind
@@ -130,7 +132,7 @@ def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class Table(Seats):
+class Table(TableBase):
     """The one writer of a live table.
 
     ``seats`` has one entry per seat: a bot level (``"random"`` … ``"expert"``) or None for a
@@ -166,8 +168,10 @@ class Table(Seats):
             secret=secret,
         )
         self.listener = listener
+        self.projection = Projection(self)  # what each recipient is shown; its events
+        self.seating = Seating(self, self.projection)  # who sits and watches, and how
         self.storage = TableStorage(self)  # what it stores, and when
-        self.bots = TableBots(self)  # its bots' moves, pace and hints
+        self.bots = TableBots(self, self.projection, self.seating)  # its bots' moves, pace, hints
 
     # -- the outside surface --------------------------------------------------------------
     def start(self) -> None:
@@ -256,7 +260,7 @@ class Table(Seats):
     async def run(self) -> None:
         for s, seat in enumerate(self.seats):  # a resumed table: everyone is absent
             if seat.owner is not None and seat.conn is None and not seat.away:
-                self._absent(s)
+                self.seating.absent(s)
         if not self.started:
             self._set_timer("unstarted", UNSTARTED_END, Expire("not_started"))
         self.bots.maybe_bot()
@@ -289,7 +293,9 @@ class Table(Seats):
             except Exception:
                 log.exception("table %s failed on %r", self.table_id, command)
                 if isinstance(command, ConnCommand):
-                    self._error(command.conn, "internal_error", "the server failed on this request")
+                    self.projection.error(
+                        command.conn, "internal_error", "the server failed on this request"
+                    )
             if self.listener is not None and self.storage.needs_write():
                 final = self.final_record is not None and self.record_id is None
                 try:
@@ -301,7 +307,7 @@ class Table(Seats):
                     raise _Abandoned from e
                 if final:
                     self.record_id = game_id
-                    self._send_game_over()
+                    self.projection.send_game_over()
         finally:
             held, self._held = self._held, None
             for conn, msg in held:
@@ -330,11 +336,11 @@ class Table(Seats):
 
     def _handle(self, command: Command) -> None:
         if isinstance(command, Join):
-            self._join(command)
+            self.seating.join(command)
         elif isinstance(command, Leave):
-            self._leave(command.conn, on_purpose=True)
+            self.seating.leave(command.conn, on_purpose=True)
         elif isinstance(command, Disconnect):
-            self._leave(command.conn, on_purpose=False)
+            self.seating.leave(command.conn, on_purpose=False)
         elif isinstance(command, Act):
             self._act(command)
         elif isinstance(command, ResignCmd):
@@ -343,9 +349,11 @@ class Table(Seats):
             self.bots.continue_hand(command)
         elif isinstance(command, ResyncCmd):
             if command.conn not in self._subs:
-                self._error(command.conn, "not_seated", "not at this table; join or spectate")
+                self.projection.error(
+                    command.conn, "not_seated", "not at this table; join or spectate"
+                )
             else:
-                self._send(command.conn, self._snapshot(self._subs[command.conn]))
+                self._send(command.conn, self.projection.snapshot(self._subs[command.conn]))
         elif isinstance(command, Chat):
             self._chat(command)
         elif isinstance(command, HintCmd):
@@ -355,11 +363,11 @@ class Table(Seats):
         elif isinstance(command, TakebackAnswerCmd):
             self._answer_takeback(command)
         elif isinstance(command, ContributeCmd):
-            self._contribute(command)
+            self.seating.contribute(command)
         elif isinstance(command, BotMove):
             self._bot_move(command)
         elif isinstance(command, GraceOver):
-            self._grace_over(command)
+            self.seating.grace_over(command)
         elif isinstance(command, Timeout):
             self._timeout(command)
         elif isinstance(command, Start):
@@ -368,14 +376,14 @@ class Table(Seats):
             self.bots.expire(command)
 
     def _act(self, c: Act) -> None:
-        seat = self._seat_of(c.conn)
+        seat = self.seating.seat_of(c.conn)
         if seat is None:
             return
         if self.over:
-            self._error(c.conn, "game_over", "the game at this table has ended")
+            self.projection.error(c.conn, "game_over", "the game at this table has ended")
             return
         if not self.moved <= c.expected <= self.number:
-            self._error(
+            self.projection.error(
                 c.conn,
                 "stale_event",
                 f"you saw event {c.expected}; the game changed at event {self.moved}"
@@ -384,15 +392,15 @@ class Table(Seats):
             )
             return
         if not self.started or self.game.current_player != seat:
-            self._error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
+            self.projection.error(c.conn, "not_your_turn", f"seat {seat} is not the one to move")
             return
         try:
             self.game.play(c.action)
         except InvalidAction as e:
-            self._error(c.conn, "invalid_action", str(e))
+            self.projection.error(c.conn, "invalid_action", str(e))
             return
         except IllegalAction as e:
-            self._error(
+            self.projection.error(
                 c.conn, "illegal_action", str(e), why_msg(self.game.why_not(c.action, seat))
             )
             return
@@ -416,32 +424,34 @@ class Table(Seats):
     def _after_action(self, kind: EventKind, seat: int, *, by_bot: bool) -> None:
         ply = len(self.game.history) - 1
         self.bots.moved()
-        self._emit(kind, seat=seat, action=self.game.history[-1], by_bot=by_bot, ply=ply)
+        self.projection.emit(kind, seat=seat, action=self.game.history[-1], by_bot=by_bot, ply=ply)
         self._maybe_end()
 
     def _resign(self, c: ResignCmd) -> None:
-        seat = self._seat_of(c.conn)
+        seat = self.seating.seat_of(c.conn)
         if seat is None:
             return
         if self.over:
-            self._error(c.conn, "game_over", "the game at this table has ended")
+            self.projection.error(c.conn, "game_over", "the game at this table has ended")
             return
         if not self.started:
-            self._error(c.conn, "not_your_turn", "the game has not started; leave instead")
+            self.projection.error(
+                c.conn, "not_your_turn", "the game has not started; leave instead"
+            )
             return
         self._charge_clock(moved=False)
         self.game.resign(seat)
-        self._emit("resign", seat=seat)
+        self.projection.emit("resign", seat=seat)
         self._maybe_end()
 
     # -- take-backs (docs/protocol.md#takeback; the rule: trumps.host.takeback) ------------
     def _ask_takeback(self, c: TakebackCmd) -> None:
-        seat = self._seat_of(c.conn)
+        seat = self.seating.seat_of(c.conn)
         if seat is None:
             return
-        refusal = self.takeback_refusal(seat)
+        refusal = self.projection.takeback_refusal(seat)
         if refusal is not None:
-            self._error(c.conn, *refusal)
+            self.projection.error(c.conn, *refusal)
             return
         # Every other person holding a seat is asked, one away too (a takeover bot's move
         # meanwhile answers no); a seat nobody holds is the bots', as at a computer's seat.
@@ -454,19 +464,19 @@ class Table(Seats):
             self._take_back(seat)
             return
         self.takeback = TakebackAsk(seat, others)
-        self._emit("takeback_ask", seat=seat)
+        self.projection.emit("takeback_ask", seat=seat)
 
     def _answer_takeback(self, c: TakebackAnswerCmd) -> None:
-        seat = self._seat_of(c.conn)
+        seat = self.seating.seat_of(c.conn)
         if seat is None:
             return
         asked = self.takeback
         if asked is None or seat not in asked.needed:
-            self._error(c.conn, "not_allowed", "no take-back is waiting for your answer")
+            self.projection.error(c.conn, "not_allowed", "no take-back is waiting for your answer")
             return
         if not c.accept:
             self.takeback = None
-            self._emit("takeback_no", seat=seat)
+            self.projection.emit("takeback_no", seat=seat)
             return
         asked.accepted.add(seat)
         if asked.accepted >= asked.needed:
@@ -486,11 +496,13 @@ class Table(Seats):
         stored = self.stored
         stored.undone = kept if stored.undone is None else min(stored.undone, kept)
         self.bots.moved()
-        self._emit("takeback", seat=seat, action=undone)
+        self.projection.emit("takeback", seat=seat, action=undone)
 
     def _chat(self, c: Chat) -> None:
         if c.conn not in self._subs:
-            self._error(c.conn, "not_seated", "not at this table; join or spectate to chat")
+            self.projection.error(
+                c.conn, "not_seated", "not at this table; join or spectate to chat"
+            )
             return
         seat = self._subs[c.conn]
         name = self.chat_name(c.conn, c.name)
@@ -510,7 +522,7 @@ class Table(Seats):
         self._charge_clock(moved=False)
         if self.config.on_timeout == "forfeit":
             self.game.resign(c.seat, "timeout")
-            self._emit("timeout", seat=c.seat)
+            self.projection.emit("timeout", seat=c.seat)
             self._maybe_end()
             return
         # The default move: what the easy bot would play from this seat's own view.
@@ -545,14 +557,14 @@ class Table(Seats):
             )
             for s in humans
         ):
-            self._deal()
+            self.seating.deal()
             self.started = True
             for seat in self.seats:
                 seat.starter = seat.owner
             self._cancel_timer("unstarted")
             self.started_at = _now_iso()
             self.bots.moved()
-            self._emit("start")
+            self.projection.emit("start")
             self._maybe_end()
 
     def _maybe_end(self) -> None:
@@ -565,4 +577,4 @@ class Table(Seats):
             self.game, self.record_names(), started=self.started_at, fair=self.fairness()
         )
         if self.listener is None:
-            self._send_game_over()
+            self.projection.send_game_over()

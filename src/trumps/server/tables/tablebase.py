@@ -1,9 +1,10 @@
 """The state of one live table and the queries on it, shared by the table's parts.
 
-``Table`` (``trumps.server.tables.table``) is assembled from parts, one module each: this state,
-what each recipient is shown (``projection``), seats and grace periods (``seats``), and the
-command loop and game flow (``table``); the table holds its bots (``botplay.TableBots``:
-moves, pace, hints) and its storage (``persist.TableStorage``) as parts of its own.  All of them
+``Table`` (``trumps.server.tables.table``: the command loop and game flow) is this state with
+the parts it holds, one module each, each given the state: what each recipient is shown
+(``projection.Projection``, ``table.projection``), seats, watchers and grace periods
+(``seats.Seating``, ``table.seating``), its bots (``botplay.TableBots``: moves, pace, hints)
+and its storage (``persist.TableStorage``).  All of them
 run only inside the table's one writer task.  The state also holds the table's time: the
 Fischer clocks (``clock``) and the timers (``timing``), both read from one injected
 ``TimeSource`` so tests can drive them without waiting.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import unicodedata
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -27,8 +29,8 @@ from trumps.server.tables.clock import FischerClocks
 from trumps.server.tables.commands import Command, Outbox, Timeout
 from trumps.server.tables.config import TableConfig
 from trumps.server.tables.timing import KeyedTimers, LoopTime, TimeSource
-from trumps.server.wire.protocol import ServerMessage
-from trumps.server.wire.wiretypes import EventKind
+from trumps.server.wire.protocol import ServerMessage, SpectatorList
+from trumps.server.wire.wiretypes import MAX_SPECTATOR_NAMES, EventKind
 from trumps.store import ChatLine
 
 __all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "StoreMarks", "TableBase", "TakebackAsk"]
@@ -222,6 +224,46 @@ class TableBase:
             for s, name in enumerate(self.shown_names())
         ]
 
+    def watcher_names(self) -> dict[object, str | None]:
+        """Each person watching (in the order they came) and the name the table shows them
+        by: their own, unless a seat's name or an earlier watcher's reads the same (ignoring
+        case, width and spacing), then numbered (``Ana (2)``), so that nobody watching can
+        pass for a player — or for another watcher — in the list or in the chat.  None for
+        a person who chose no name (each client words it: "Guest")."""
+        people: dict[object, str | None] = {}
+        for owner, name in self._watchers.values():
+            people.setdefault(owner, name)
+        shown = self.shown_names()
+        out: dict[object, str | None] = {}
+        for owner, name in people.items():
+            if name is None:
+                out[owner] = None
+                continue
+            taken = {
+                _name_key(n)
+                for s, n in enumerate(shown)
+                if n and self.seats[s].owner != owner  # a player watching is still themself
+            } | {_name_key(n) for n in out.values() if n}
+            wanted, k = name, 2
+            while _name_key(wanted) in taken:
+                wanted, k = f"{name} ({k})", k + 1
+            out[owner] = wanted
+        return out
+
+    def spectator_list(self) -> SpectatorList:
+        """The people watching (one per person, in the order they came): their count and
+        the first ``MAX_SPECTATOR_NAMES`` names.  Names only, nothing of the game."""
+        names = list(self.watcher_names().values())
+        return SpectatorList(count=len(names), names=names[:MAX_SPECTATOR_NAMES])
+
+    def chat_name(self, conn: Outbox, name: str | None) -> str | None:
+        """The name a line of chat from ``conn`` goes out under: a seat's own, a watcher's
+        as the spectator list shows it."""
+        watcher = self._watchers.get(conn)
+        if watcher is None:
+            return name
+        return self.watcher_names().get(watcher[0], name)
+
     def clocks(self) -> list[float | None] | None:
         """Seconds left per seat (None for a seat without a clock), or None if untimed."""
         return self.clock.snapshot()
@@ -282,3 +324,9 @@ class TableBase:
         left = self.clock.remaining()
         if left is not None and self.clock.running is not None:
             self._set_timer("clock", left, Timeout(self.clock.running, self.number))
+
+
+def _name_key(name: str) -> str:
+    """A name as compared for sameness: compatibility-normalised, case-folded, spaces
+    collapsed (``Ａｎａ``, ``ANA`` and ``ana `` are one name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
