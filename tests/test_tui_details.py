@@ -65,7 +65,7 @@ def test_the_legal_list_is_written_like_the_hand_and_can_be_typed_back() -> None
 
 def test_the_online_hand_bar_is_in_true_rank_order() -> None:
     game = twentyfive_hand()
-    t = TableModel("t-1", game="twentyfive", seat=0, view=dict(game.view(0)))
+    t = TableModel("t-1", game="twentyfive", seat=0, view=game.view(0))
     t.seats = [{"seat": 0, "name": "Ana"}, {"seat": 1, "bot": "easy", "name": "easy bot"}]
     t.legal, t.to_move = game.legal_actions(), 0
     assert choices(t) == ["KS", "2S", "8S", "2D", "AD"]

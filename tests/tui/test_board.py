@@ -36,7 +36,7 @@ def table(game: Game, seat: int | None, names: list[str]) -> TableModel:
         rules=dict(game.rules),
         seats=[{"name": n, "connected": True} for n in names],
         seat=seat,
-        view=dict(view),
+        view=view,
         legal=game.legal_actions() if seat == to_move else [],
         to_move=to_move,
     )
@@ -110,7 +110,9 @@ def test_the_pick_up_count_comes_from_the_view() -> None:
             "to_move": 0,
         }
     ).view(0)
-    b = Board.of({**view, "take_count": 4}, ["You", "Bot"], 0, ["take"])
+    assert view["game"] == "kozyri"
+    view["take_count"] = 4  # the game's K12 count, as the view carries it
+    b = Board.of(view, ["You", "Bot"], 0, ["take"])
     turn = turn_line(b)
     assert turn is not None and turn.plain.endswith("A pick-up now takes 4 cards.")
     b = Board.of(view, ["You", "Bot"], 0, ["take"], pile_max=3, pile_more="p: all")

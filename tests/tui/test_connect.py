@@ -24,7 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from trumps.ai import Limits, make_bot
-from trumps.games.viewtypes import view_of_json
+from trumps.games import new_game
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.lobby import LobbyScreen
@@ -57,8 +57,8 @@ def on_table(app: ConnectApp) -> str | None:
 def choose(t: TableModel, rng: random.Random) -> int:
     """Which of the shown choices to play: the easy bot's pick from the app's own view (a
     sensible player ends a game against the random bot in a few dozen moves)."""
-    view = view_of_json(t.view)
-    action = make_bot("easy", t.game).decide(view, list(t.legal), Limits(), rng).action
+    assert t.view is not None
+    action = make_bot("easy", t.game).decide(t.view, list(t.legal), Limits(), rng).action
     return choices(t).index(action)
 
 
@@ -154,7 +154,7 @@ def test_event_gaps_and_stale_moves_ask_for_a_resync() -> None:
         "seats": [{"seat": 0, "name": "Olena"}, {"seat": 1, "bot": "easy"}],
         "seat": 0,
         "event": 4,
-        "view": {"hands": [["AS"], {"count": 1, "known": []}]},
+        "view": dict(new_game("kozyri", seed=1).view(0)),
         "legal": ["AS"],
         "to_move": 0,
         "log": [{"number": n, "kind": "action", "seat": 1, "action": "6C"} for n in (3, 4)],
@@ -186,7 +186,7 @@ def test_a_table_opened_here_shows_the_stored_chat_once() -> None:
     snapshot: Msg = {
         "type": "table_state", "table_id": "t-1", "game": "kozyri", "rules": {},
         "seats": [{"seat": 0, "name": "Olena"}, {"seat": 1, "name": "Rui"}], "seat": 0,
-        "event": 2, "view": {"hands": [["AS"], {"count": 1, "known": []}]}, "legal": [],
+        "event": 2, "view": dict(new_game("kozyri", seed=1).view(0)), "legal": [],
         "to_move": 1, "log": [],
         "chat": [{"seat": 1, "name": "Rui", "text": "boa sorte"}, {"seat": None, "name": "Ana",
                                                                     "text": "salut"}],
@@ -300,10 +300,12 @@ def test_a_typed_move_that_is_not_legal_says_why(server: ServerProc, tmp_path: P
                 v = t.view
                 return (
                     t.can_act
-                    and bool(v.get("pile"))
-                    and not v.get("owes_second")
+                    and v is not None
+                    and v["game"] == "kozyri"
+                    and bool(v["pile"])
+                    and not v["owes_second"]
                     and "take" not in t.legal
-                    and None not in (v.get("trumps") or [None])
+                    and None not in v["trumps"]
                 )
 
             deadline = time.monotonic() + GAME_TIMEOUT

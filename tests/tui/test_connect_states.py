@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
+from trumps.games import new_game
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.form import GameForm
 from trumps.tui.connect.history import HistoryScreen
@@ -26,6 +27,9 @@ if str(Path(__file__).resolve().parents[1]) not in sys.path:  # tests/, for serv
 
 from server.e2e import ServerProc, connected
 from tui.tuikit import TIMEOUT, until
+
+# A seat's whole view, as the server sends one (docs/views.md).
+A_VIEW = dict(new_game("kozyri", seed=1).view(0))
 
 
 def test_offline_says_so_and_ctrl_r_retries_at_once(tmp_path: Path) -> None:
@@ -71,7 +75,7 @@ def test_a_seat_taken_by_another_window_is_said_and_nothing_is_offered() -> None
     state.apply(
         {"type": "table_state", "table_id": "t-1", "game": "kozyri", "rules": {},
          "seats": [{"seat": 0, "name": "Ana"}, {"seat": 1, "bot": "random"}], "seat": 0,
-         "event": 3, "view": {"hands": [["AS"], {"count": 1, "known": []}]}, "legal": ["AS"],
+         "event": 3, "view": A_VIEW, "legal": ["AS"],
          "to_move": 0, "log": []}
     )  # fmt: skip
     change = state.apply({"type": "replaced", "table_id": "t-1", "seat": 0})
@@ -155,7 +159,7 @@ def test_a_table_the_server_gave_up_is_said_and_leaves_the_lobby_list() -> None:
     state.apply(
         {"type": "table_state", "table_id": "t-1", "game": "kozyri", "rules": {},
          "seats": [{"seat": 0, "name": "Ana"}, {"seat": 1}], "seat": 0,
-         "event": 1, "view": {"hands": [["AS"], {"count": 1, "known": []}]}, "legal": [],
+         "event": 1, "view": A_VIEW, "legal": [],
          "to_move": None, "log": []}
     )  # fmt: skip
     change = state.apply({"type": "table_closed", "table_id": "t-1", "reason": "not_started"})

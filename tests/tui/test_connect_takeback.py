@@ -10,6 +10,7 @@ from pathlib import Path
 
 from textual.widgets import RichLog
 
+from trumps.games.viewtypes import View, own_cards
 from trumps.tui.connect import ConnectApp
 from trumps.tui.connect.dialogs import Confirm
 from trumps.tui.connect.model import TableModel
@@ -39,15 +40,19 @@ def test_u_takes_back_my_move_against_the_computer(server: ServerProc, tmp_path:
             def t() -> TableModel:
                 return screen.model
 
+            def seen(m: TableModel) -> View:
+                assert m.view is not None
+                return m.view
+
             await until(pilot, lambda: t().can_act, "my turn")
             assert not t().can_take_back and screen.check_action("takeback", ()) is False
-            hand = sorted(t().view["hands"][0])
+            hand = sorted(own_cards(seen(t())))
             await pilot.press("enter")  # the card under the cursor
             await until(pilot, lambda: t().can_act and t().can_take_back, "my turn again")
             assert screen.check_action("takeback", ()) is True
             await pilot.press("u")
             await until(pilot, lambda: "takeback" in kinds(screen), "the take-back")
-            assert sorted(t().view["hands"][0]) == hand
+            assert sorted(own_cards(seen(t()))) == hand
             assert not t().can_take_back  # that was my only move
             log = "\n".join(str(line) for line in screen.query_one("#log", RichLog).lines)
             assert "Olena takes back a move: " in log

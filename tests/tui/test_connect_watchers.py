@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from trumps.games import new_game
 from trumps.tui.connect.model import ClientState
 from trumps.tui.connect.text import watchers_text
 
@@ -13,7 +14,7 @@ def snapshot(**extra: Any) -> dict[str, Any]:
     return {
         "type": "table_state", "table_id": "t-1", "game": "kozyri", "rules": {},
         "seats": [{"seat": 0, "name": "Olena"}, {"seat": 1, "name": "hard bot", "bot": "hard"}],
-        "seat": 0, "event": 0, "view": {"hands": [[], {"count": 0, "known": []}]},
+        "seat": 0, "event": 0, "view": dict(new_game("kozyri", seed=1).view(0)),
         "legal": [], "to_move": None, **extra,
     }  # fmt: skip
 

@@ -31,7 +31,7 @@ def model_of(game: Game) -> TableModel:
         rules=dict(game.rules),
         seats=[{"name": n, "connected": True} for n in NAMES[: game.players]],
         seat=None,
-        view=dict(game.view(None)),
+        view=game.view(None),
         to_move=game.current_player,
     )
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from trumps.games.base import Why
+from trumps.games.viewtypes import View, view_of_json
 from trumps.tui.connect.model import TableModel
 from trumps.tui.connect.text import action_prompt
 from trumps.tui.whytext import why_not_text, why_text
@@ -64,18 +65,25 @@ def kozyri_model(legal: list[str]) -> TableModel:
         "take_count": 2,
     }
     seats = [{"seat": 0, "name": "Olena"}, {"seat": 1, "bot": "easy"}]
-    return TableModel("t-1", game="kozyri", seats=seats, seat=0, view=view, legal=legal, to_move=0)
+    return TableModel(
+        "t-1", game="kozyri", seats=seats, seat=0, view=view_of_json(view), legal=legal, to_move=0
+    )
+
+
+def view_of(t: TableModel) -> View:
+    assert t.view is not None
+    return t.view
 
 
 def test_the_action_box_offers_take_only_when_it_is_legal() -> None:
     # K11: with 7♦ (a trump for seat 0) able to beat J♣, picking up is not allowed.
     t = kozyri_model(["7D"])
     assert "take" not in action_prompt(t)
-    assert why_not_text("kozyri", t.view, "take") == (
+    assert why_not_text(view_of(t), "take") == (
         "You must beat when you can (7♦ can beat the top card): picking up is only for when "
         "nothing beats. (K11)"
     )
-    assert why_not_text("kozyri", t.view, "AS") is not None
+    assert why_not_text(view_of(t), "AS") is not None
     assert "take" in action_prompt(kozyri_model(["take"]))
 
 

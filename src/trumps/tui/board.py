@@ -1,9 +1,9 @@
 """The terminal picture of a table: one renderer for ``trumps play``, the online client
 (``trumps connect``) and its replay, as the page has one ``board.js``.
 
-A ``Board`` is read from one dict: a seat's view, the public view (``seat`` null: what a
-spectator may know) or, in a replay of a finished game, a whole position (every hand a
-list of cards).  Only what that dict holds is drawn, so a screen built from a seat's view
+A ``Board`` is read from one view (``trumps.games.viewtypes``): a seat's view, the public
+view (``seat`` null: what a spectator may know) or, in a replay of a finished game, the
+public view with every hand shown (``replay_view``).  Only what that view holds is drawn, so a screen built from a seat's view
 cannot show a card the seat may not know.  Nothing here restates a rule: counts such as
 how many cards ``take`` picks up come from the view.
 
@@ -24,8 +24,9 @@ from rich.text import Text
 
 from trumps.cards import parse_suit
 from trumps.errors import InvalidRules
-from trumps.games import GAMES
+from trumps.games import GAMES, from_json
 from trumps.games.options import resolve_rules
+from trumps.games.viewtypes import KozyriView, TwentyFiveView, View
 from trumps.tui.cardtext import (
     card_text,
     cards_text,
@@ -36,19 +37,18 @@ from trumps.tui.cardtext import (
     suit_text,
 )
 
-View = Mapping[str, Any]
-
 
 @dataclass(frozen=True)
 class Board:
-    """What to draw: ``view`` as ``me`` sees it (None: a spectator or a replay).
+    """What to draw: ``view`` as ``me`` sees it (None: a spectator or a replay; ``view``
+    None: nothing dealt yet to draw).
 
     ``names`` are the seats' display names (``You`` for the human in ``trumps play``),
     ``legal`` the actions ``me`` may take now, ``pile_max`` how many of the pile's top
     cards to show (None: all) and ``pile_more`` a note added when some are left out.
     """
 
-    view: View
+    view: View | None
     names: Sequence[str]
     me: int | None = None
     legal: Sequence[str] = ()
@@ -67,17 +67,16 @@ class Board:
         **kw: Any,
     ) -> Board:
         """A board whose turn and end come from the view itself."""
-        to_move = view.get("to_move")
-        over = view.get("outcome") is not None
-        return cls(view, names, me, legal, to_move=to_move, over=over, **kw)
+        over = view["outcome"] is not None
+        return cls(view, names, me, legal, to_move=view["to_move"], over=over, **kw)
 
     @property
     def game(self) -> str:
-        return str(self.view.get("game", ""))
+        return "" if self.view is None else self.view["game"]
 
     @property
     def players(self) -> int:
-        return len(self.view.get("hands") or [])
+        return 0 if self.view is None else len(self.view["hands"])
 
     def name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
@@ -90,28 +89,35 @@ class Board:
 # ---------------------------------------------------------------- what the view says
 
 
+def replay_view(position: Mapping[str, Any]) -> View:
+    """A finished game's stored position as a replay draws it: the public view, with every
+    hand shown (the game is over; a replay hides nothing)."""
+    view = from_json(position).view(None)
+    view["hands"] = [list(h) for h in position["hands"]]
+    return view
+
+
 def hand_size(view: View, seat: int) -> int:
-    """How many cards ``seat`` holds, from a view or a position."""
+    """How many cards ``seat`` holds."""
     h = view["hands"][seat]
-    return int(h["count"]) if isinstance(h, Mapping) else len(h)
+    return h["count"] if isinstance(h, dict) else len(h)
 
 
 def take_count(view: View) -> int | None:
     """How many cards ``take`` would pick up now for the seat to move (Svoi Kozyri; the
-    game's K12 answer, carried in the view), or None when the view does not say."""
-    count = view.get("take_count")
-    return None if count is None else int(count)
+    game's K12 answer, carried in the view), or None when there is no pick-up."""
+    return view["take_count"] if view["game"] == "kozyri" else None
 
 
 def marked_suit(view: View, seat: int | None) -> int | None:
     """The suit ``seat``'s hand marks as trumps: its own (Svoi Kozyri), the table's
     (Twenty-Five), or None while there is none."""
-    if view.get("game") == "kozyri":
-        trumps = view.get("trumps") or []
+    if view["game"] == "kozyri":
+        trumps = view["trumps"]
         t = trumps[seat] if seat is not None and 0 <= seat < len(trumps) else None
     else:
-        t = view.get("trump")
-    return None if t is None else parse_suit(str(t))
+        t = view["trump"]
+    return None if t is None else parse_suit(t)
 
 
 def rules_label(game: str, rules: Any) -> str:
@@ -138,12 +144,11 @@ def rules_label(game: str, rules: Any) -> str:
     return "custom: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in changed)
 
 
-def title_line(view: View) -> str:
+def title_line(game: str, rules: Any, hand: int = 1) -> str:
     """``Svoi Kozyri · rules: seed · hand 1``."""
-    game = str(view.get("game", ""))
     cls = GAMES.get(game)
     title = cls.title if cls is not None else game
-    return f"{title} · rules: {rules_label(game, view.get('rules') or {})} · hand {view.get('hand', 1)}"
+    return f"{title} · rules: {rules_label(game, rules or {})} · hand {hand}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -157,7 +162,7 @@ def seat_line(
     b: Board, seat: int, tags: Sequence[str] = (), prefix: str = "", clock: Text | None = None
 ) -> Text:
     """One seat: ``▶ Bot 1 (tags) · 4 cards · trump ♦ · known 9♥ 10♦ · void ♠``, its whole
-    hand after a colon when the dict shows it (a replay), then ``clock``."""
+    hand after a colon when the view shows it (a replay), then ``clock``."""
     v = b.view
     line = Text("▶ " if b.moving() == seat else "  ", style="bold yellow")
     if prefix:
@@ -165,18 +170,19 @@ def seat_line(
     line.append(b.name(seat), style="bold" if seat == b.me else "")
     if tags:
         line.append(f" ({', '.join(tags)})", style="dim")
-    hands = v.get("hands") or []
-    hand = hands[seat] if seat < len(hands) else None
-    if seat in [int(s) for s in v.get("out") or []]:
+    if v is None:
+        return line
+    hand = v["hands"][seat] if seat < len(v["hands"]) else None
+    if v["game"] == "kozyri" and seat in v["out"]:
         line.append(" · out")
     elif hand is not None:
         line.append(f" · {_plural(hand_size(v, seat), 'card')}")
-    if b.game == "kozyri":
-        trumps = v.get("trumps") or []
+    if v["game"] == "kozyri":
+        trumps = v["trumps"]
         line.append_text(join(" · trump ", suit_text(trumps[seat] if seat < len(trumps) else None)))
-    if isinstance(hand, Mapping) and hand.get("known"):
+    if isinstance(hand, dict) and hand["known"]:
         line.append_text(join(" · known ", cards_text(sorted_cards(hand["known"], v))))
-    voids = v.get("voids") or []
+    voids = v["voids"] if v["game"] == "twentyfive" else []
     if seat != b.me and seat < len(voids) and voids[seat]:
         line.append_text(join(" · void ", Text("").join(suit_text(x) for x in voids[seat])))
     if isinstance(hand, list) and seat != b.me:
@@ -199,22 +205,20 @@ def seat_lines(b: Board) -> list[Text]:
 def centre_lines(b: Board) -> list[Text]:
     """Svoi Kozyri: lost hands (in a match) and the pile.  Twenty-Five: the scores, the
     trumps and turn-up, the last trick and the trick being played."""
-    if not b.view:
+    if b.view is None:
         return [Text("Waiting for the table…", style="dim")]
-    if b.game == "kozyri":
-        return _kozyri_centre(b)
-    return _twentyfive_centre(b)
+    if b.view["game"] == "kozyri":
+        return _kozyri_centre(b, b.view)
+    return _twentyfive_centre(b, b.view)
 
 
-def _kozyri_centre(b: Board) -> list[Text]:
-    v = b.view
+def _kozyri_centre(b: Board, v: KozyriView) -> list[Text]:
     out: list[Text] = []
-    match = int((v.get("rules") or {}).get("match_losses", 1) or 1)
-    losses = v.get("losses")
-    if match > 1 and isinstance(losses, list):
-        tally = " · ".join(f"{b.name(s)} {n}" for s, n in enumerate(losses))
+    match = int(v["rules"].get("match_losses", 1) or 1)
+    if match > 1:
+        tally = " · ".join(f"{b.name(s)} {n}" for s, n in enumerate(v["losses"]))
         out.append(Text(f"Lost hands (a match is lost at {match}): {tally}"))
-    pile = [str(c) for c in v.get("pile") or []]
+    pile = v["pile"]
     if not pile:
         out.append(Text("Pile: empty"))
         return out
@@ -239,46 +243,41 @@ def _played(b: Board, leader: int, cards: Sequence[Any]) -> Text:
     )
 
 
-def _twentyfive_centre(b: Board) -> list[Text]:
-    v = b.view
+def _twentyfive_centre(b: Board, v: TwentyFiveView) -> list[Text]:
     out: list[Text] = []
-    scores = list(v.get("scores") or [])
-    teams = v.get("teams")
+    scores = v["scores"]
+    teams = v["teams"]
     if teams:
         shown = " · ".join(
-            "Team "
-            + "+".join(b.name(int(s)) for s in team)
-            + f" {scores[i] if i < len(scores) else 0}"
+            "Team " + "+".join(b.name(s) for s in team) + f" {scores[i] if i < len(scores) else 0}"
             for i, team in enumerate(teams)
         )
     else:
         shown = " · ".join(f"{b.name(s)} {p}" for s, p in enumerate(scores))
-    target = (v.get("rules") or {}).get("target")
+    target = v["rules"].get("target")
     out.append(Text(f"Scores{f' (first to {target})' if target else ''}: {shown}"))
-    line = join("Trumps: ", suit_text(v.get("trump")), " · turn-up ")
-    if v.get("turnup"):
-        line.append_text(card_text(str(v["turnup"])))
-    robbed = v.get("robbed")
-    if isinstance(robbed, Mapping) and robbed.get("seat") is not None:
-        line.append(f" (robbed by {b.name(int(robbed['seat']))}")
-        if robbed.get("discard") and robbed["seat"] == b.me:
-            line.append_text(join(", you discarded ", card_text(str(robbed["discard"]))))
+    line = join("Trumps: ", suit_text(v["trump"]), " · turn-up ")
+    if v["turnup"]:
+        line.append_text(card_text(v["turnup"]))
+    robbed = v["robbed"]
+    if robbed is not None and "seat" in robbed:
+        line.append(f" (robbed by {b.name(robbed['seat'])}")
+        if "discard" in robbed and robbed["seat"] == b.me:
+            line.append_text(join(", you discarded ", card_text(robbed["discard"])))
         line.append(")")
-    if v.get("joker_discard"):
+    if v["joker_discard"]:
         line.append_text(
-            join(" (you took the joker and discarded ", card_text(str(v["joker_discard"])), ")")
+            join(" (you took the joker and discarded ", card_text(v["joker_discard"]), ")")
         )
     out.append(line)
-    tricks = v.get("tricks") or []
+    tricks = v["tricks"]
     if tricks:
         last = tricks[-1]
-        head = (
-            f"Last trick ({len(tricks)} played this hand), won by {b.name(int(last['winner']))}: "
-        )
-        out.append(join(head, _played(b, int(last["leader"]), last["cards"])))
-    trick = v.get("trick") or []
+        head = f"Last trick ({len(tricks)} played this hand), won by {b.name(last['winner'])}: "
+        out.append(join(head, _played(b, last["leader"], last["cards"])))
+    trick = v["trick"]
     if trick:
-        out.append(join("Trick: ", _played(b, int(v.get("leader") or 0), trick)))
+        out.append(join("Trick: ", _played(b, v["leader"] or 0, trick)))
     else:
         out.append(Text("Trick: (none yet)"))
     return out
@@ -290,23 +289,22 @@ def _twentyfive_centre(b: Board) -> list[Text]:
 def turn_line(b: Board) -> Text | None:
     """``Your turn: …`` or ``Bot 1 to move: …`` (what they must do), or None when no one
     is to move."""
-    seat = b.moving()
-    if seat is None or not b.view:
+    seat, v = b.moving(), b.view
+    if seat is None or v is None:
         return None
     mine = seat == b.me
     who = "Your turn: " if mine else f"{b.name(seat)} to move: "
-    task = _kozyri_task(b, mine) if b.game == "kozyri" else _twentyfive_task(b, mine)
+    task = _kozyri_task(b, v, mine) if v["game"] == "kozyri" else _twentyfive_task(b, v, mine)
     line = join(who, task)
     line.stylize("bold")
     return line
 
 
-def _kozyri_task(b: Board, mine: bool) -> Text:
-    v = b.view
-    pile = [str(c) for c in v.get("pile") or []]
-    if any(t is None for t in v.get("trumps") or []):
+def _kozyri_task(b: Board, v: KozyriView, mine: bool) -> Text:
+    pile = v["pile"]
+    if None in v["trumps"]:
         return Text(f"choose {'your' if mine else 'a'} trump suit.")
-    if v.get("owes_second"):
+    if v["owes_second"]:
         return Text("add a second card (after the beat).")
     if not pile:
         return Text("lead any card.")
@@ -325,16 +323,13 @@ def _kozyri_task(b: Board, mine: bool) -> Text:
     return task
 
 
-def _twentyfive_task(b: Board, mine: bool) -> Text:
-    v = b.view
+def _twentyfive_task(b: Board, v: TwentyFiveView, mine: bool) -> Text:
     if joker_discard_owed(v):
         if mine:
             return Text("discard a card face down — you took the turned-up joker.")
         return Text("discard a card face down (took the turned-up joker).")
-    trick = v.get("trick") or []
-    task = (
-        Text("lead a card.") if not trick else join("play to ", card_text(str(trick[0])), " led.")
-    )
+    trick = v["trick"]
+    task = Text("lead a card.") if not trick else join("play to ", card_text(trick[0]), " led.")
     if mine and any(a.startswith("rob ") for a in b.legal):
         task.append(" You may rob the turn-up: rob XX takes it and discards XX.")
     return task
@@ -346,11 +341,13 @@ def _twentyfive_task(b: Board, mine: bool) -> Text:
 def hand_line(b: Board) -> Text | None:
     """``Your hand (4): ♠ Q 8   ♥ A   ♣ 6 (trumps)`` for the board's seat (None for a
     spectator or a replay)."""
-    hands = b.view.get("hands") or []
-    if b.me is None or b.me >= len(hands) or not isinstance(hands[b.me], list):
+    v = b.view
+    if v is None or b.me is None or b.me >= len(v["hands"]):
         return None
-    hand = [str(c) for c in hands[b.me]]
-    return join(f"Your hand ({len(hand)}): ", hand_text(hand, marked_suit(b.view, b.me), b.view))
+    hand = v["hands"][b.me]
+    if isinstance(hand, dict):
+        return None
+    return join(f"Your hand ({len(hand)}): ", hand_text(hand, marked_suit(v, b.me), v))
 
 
 def board_lines(b: Board, *, seats: bool = True, hand: bool = True) -> list[Text]:
@@ -373,6 +370,7 @@ __all__ = [
     "hand_line",
     "hand_size",
     "marked_suit",
+    "replay_view",
     "rules_label",
     "seat_line",
     "seat_lines",

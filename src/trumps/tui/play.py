@@ -273,7 +273,7 @@ class Session:
         if action in g.legal_actions():
             return None
         view = g.view(self.human)
-        why = why_not_text(g.game_id, view, action)  # the game's reason, worded
+        why = why_not_text(view, action)  # the game's reason, worded
         return (
             f"{why or f'{cmd!r} is not legal now.'} Legal: {legal_words(g.legal_actions(), view)}"
         )

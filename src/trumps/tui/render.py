@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.text import Text
 
+from trumps.games.viewtypes import View
 from trumps.tui.board import Board, board_lines, title_line
 from trumps.tui.cardtext import card_text, cards_text, hand_text, legal_words, suit_text
 
@@ -37,18 +38,17 @@ def legal_line(legal: Sequence[str], view: Mapping[str, Any] | None = None) -> T
     return Text("Legal: " + legal_words(legal, view))
 
 
-def render(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -> Text:
+def render(view: View, legal: Sequence[str], names: Sequence[str]) -> Text:
     """The screen for the seat whose ``view`` this is (``seat`` null: a spectator's)."""
-    seat = view.get("seat")
-    board = Board.of(view, names, seat if isinstance(seat, int) else None, legal)
-    head = f"── {title_line(view)} "
+    board = Board.of(view, names, view["seat"], legal)
+    head = f"── {title_line(view['game'], view['rules'], view['hand'])} "
     lines = [Text(head + "─" * max(3, 60 - len(head)), style="bold cyan")]
     lines += board_lines(board)
     lines.append(legal_line(legal, view))
     return Text("\n").join(lines)
 
 
-def render_plain(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -> str:
+def render_plain(view: View, legal: Sequence[str], names: Sequence[str]) -> str:
     """``render`` without styles."""
     return render(view, legal, names).plain
 

@@ -14,7 +14,7 @@ from typing import Any
 from trumps.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from trumps.games import GAMES
 from trumps.games.base import Why
-from trumps.games.viewtypes import view_of_json
+from trumps.games.viewtypes import View
 from trumps.tui.cardtext import action_label, card_text
 
 
@@ -84,10 +84,10 @@ def why_text(why: Why) -> str:
     return f"{text} ({why.rule})" if why.rule else text
 
 
-def why_not_text(game_id: str, view: Mapping[str, Any], action: str) -> str | None:
+def why_not_text(view: View, action: str) -> str | None:
     """The sentence for why ``action`` is not legal in ``view`` (the reader's view), or
     None when it is legal; ``action`` must be canonical (``typed_action``)."""
-    why = GAMES[game_id].why_not_in(view_of_json(view), action)
+    why = GAMES[view["game"]].why_not_in(view, action)
     return None if why is None else why_text(why)
 
 

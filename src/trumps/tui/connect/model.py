@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from trumps.errors import InvalidRecord
+from trumps.games.viewtypes import View, view_of_json
 from trumps.records import verify
 from trumps.tui.whytext import hint_text
 
@@ -48,7 +49,7 @@ class TableModel:
     seats: list[Msg] = field(default_factory=list)
     seat: int | None = None
     event: int = 0
-    view: Msg = field(default_factory=dict)
+    view: View | None = None  # the seat's (or the public) view; None before the first
     legal: list[str] = field(default_factory=list)
     to_move: int | None = None
     clocks: list[float | None] | None = None
@@ -77,7 +78,7 @@ class TableModel:
     # -- reading ---------------------------------------------------------------------------
     @property
     def players(self) -> int:
-        return len(self.seats) or len(self.view.get("hands", []))
+        return len(self.seats) or (0 if self.view is None else len(self.view["hands"]))
 
     @property
     def started(self) -> bool:
@@ -123,11 +124,10 @@ class TableModel:
         return base
 
     def hand_count(self, seat: int) -> int | None:
-        hands = self.view.get("hands")
-        if not isinstance(hands, list) or not 0 <= seat < len(hands):
+        if self.view is None or not 0 <= seat < len(self.view["hands"]):
             return None
-        h = hands[seat]
-        return int(h["count"]) if isinstance(h, dict) else len(h)
+        h = self.view["hands"][seat]
+        return h["count"] if isinstance(h, dict) else len(h)
 
     def _after_leave(self, seat: Any) -> bool:
         """Whether the log's last event is ``seat``'s ``leave``: a takeover right after it
@@ -157,7 +157,7 @@ class TableModel:
         self.seats = [dict(s) for s in m.get("seats", [])]
         self.seat = m.get("seat")
         self.event = int(m.get("event", 0))
-        self.view = dict(m.get("view") or {})
+        self.view = _view_in(m)
         self.legal = list(m.get("legal") or [])
         self.to_move = m.get("to_move")
         self._set_clocks(m.get("clocks"))
@@ -203,8 +203,11 @@ class TableModel:
             return False
         self.event = number
         # A pick-up's size, as the view before it said (K12); the next hand after a hand's end.
-        took = self.view.get("take_count") if m.get("action") == "take" else None
-        self.view = dict(m.get("view") or {})
+        before = self.view
+        took = None
+        if before is not None and before["game"] == "kozyri" and m.get("action") == "take":
+            took = before["take_count"]
+        self.view = _view_in(m)
         self.legal = list(m.get("legal") or [])
         self.to_move = m.get("to_move")
         self._set_clocks(m.get("clocks"))
@@ -233,8 +236,9 @@ class TableModel:
         if kind == "takeover":
             info = self.seats[seat] if isinstance(seat, int) and seat < len(self.seats) else {}
             entry["left"] = bool(info.get("left")) or self._after_leave(seat)
-        if (m.get("closed") or {}).get("hand") and self.view.get("outcome") is None:
-            entry["next_hand"] = self.view.get("hand")
+        after = self.view
+        if (m.get("closed") or {}).get("hand") and after is not None and after["outcome"] is None:
+            entry["next_hand"] = after["hand"]
         self.add(FeedItem("event", entry))
         self.logged = number
         return True
@@ -422,7 +426,7 @@ class ClientState:
             req = self.resync(t)
             return Change("event", t.table_id, send=[req] if req else [])
         hand = (m.get("closed") or {}).get("hand")
-        if hand and t.seat is not None and t.view.get("outcome") is None:
+        if hand and t.seat is not None and t.view is not None and t.view["outcome"] is None:
             # The hand's summary is in the log as it ends: the next hand need not wait for
             # this player (docs/protocol.md#continue).
             read = {"type": "continue", "table_id": t.table_id, "hand": hand.get("hand")}
@@ -521,3 +525,10 @@ __all__ = [
     "TableModel",
     "outcome_text",
 ]
+
+
+def _view_in(m: Msg) -> View | None:
+    """The view a ``table_state`` or ``event`` carries, checked to be its game's whole view
+    (``view_of_json``); None when it carries none."""
+    data = m.get("view")
+    return view_of_json(data) if data else None

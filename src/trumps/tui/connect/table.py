@@ -129,8 +129,8 @@ class TableScreen(ClientScreen):
         if change.table_id not in (None, self.table_id):
             return
         t = self.model
-        shown = {"game": t.game, "rules": t.rules, "hand": t.view.get("hand", 1)}
-        head = f"{title_line(shown)} · table {t.table_id}"
+        hand = 1 if t.view is None else t.view["hand"]
+        head = f"{title_line(t.game, t.rules, hand)} · table {t.table_id}"
         head += " · rated" if t.rated else " · casual"
         self.refresh_bindings()  # the Hint key shows only where hints are given
         if t.time_control:
@@ -241,8 +241,8 @@ class TableScreen(ClientScreen):
             return
         event.input.value = ""
         t = self.model
-        if t.legal and action not in t.legal:
-            why = why_not_text(t.game, t.view, action) or f"{action} is not legal now."
+        if t.legal and action not in t.legal and t.view is not None:
+            why = why_not_text(t.view, action) or f"{action} is not legal now."
             say(self, f"{why} Legal: {legal_words(t.legal, t.view)}", severity="error")
             return
         self.play(action)
@@ -271,11 +271,11 @@ class TableScreen(ClientScreen):
         self.app.pop_screen()
 
     def action_pile(self) -> None:
-        t = self.model
-        if t.game != "kozyri":
-            say(self, "Twenty-Five has no pile.")
+        view = self.model.view
+        if view is None or view["game"] != "kozyri":
+            say(self, "Twenty-Five has no pile." if view is not None else "Nothing is dealt yet.")
             return
-        self.app.push_screen(PileView([str(c) for c in t.view.get("pile", [])]))
+        self.app.push_screen(PileView(list(view["pile"])))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No Hint key where the table gives none: a rated table (its log says why, once)."""

@@ -19,6 +19,7 @@ from trumps.tui.board import (
     Board,
     board_lines,
     centre_lines,
+    replay_view,
     rules_label,
     seat_line,
     turn_line,
@@ -93,7 +94,7 @@ def lobby_row(summary: Msg) -> tuple[str, ...]:
 def table_board(t: TableModel, pile_more: str = "") -> Board:
     """The board of ``t`` as this client's seat (or a spectator) sees it."""
     names = [t.name_of(s) for s in range(t.players)]
-    over = t.outcome is not None or t.view.get("outcome") is not None
+    over = t.outcome is not None or (t.view is not None and t.view["outcome"] is not None)
     return Board(
         t.view,
         names,
@@ -166,10 +167,10 @@ def board_text(t: TableModel) -> Text:
 
 
 def _my_hand(t: TableModel) -> list[str]:
-    hands = t.view.get("hands") or []
-    if t.seat is None or t.seat >= len(hands) or not isinstance(hands[t.seat], list):
+    if t.view is None or t.seat is None or t.seat >= len(t.view["hands"]):
         return []
-    return sorted_cards(hands[t.seat], t.view)
+    hand = t.view["hands"][t.seat]
+    return [] if isinstance(hand, dict) else sorted_cards(hand, t.view)
 
 
 def choices(t: TableModel) -> list[str]:
@@ -326,5 +327,5 @@ def _closed_lines(t: TableModel, line: Text, d: Msg) -> Text:
 
 def position_text(pos: Msg, names: Sequence[str]) -> Text:
     """A stored position (every hand shown: the game is over) for the replay viewer."""
-    b = Board.of(pos, list(names), pile_max=None)
+    b = Board.of(replay_view(pos), list(names), pile_max=None)
     return Text("\n").join(board_lines(b, hand=False))
