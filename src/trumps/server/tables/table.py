@@ -26,7 +26,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from trumps.ai import Limits, make_bot
 from trumps.errors import IllegalAction, InvalidAction
@@ -64,7 +64,7 @@ from trumps.server.tables.config import TableConfig
 from trumps.server.tables.persist import TableStorage
 from trumps.server.tables.projection import LOG_IN_SNAPSHOT, Projection, why_msg
 from trumps.server.tables.seats import Seating
-from trumps.server.tables.tablebase import CHAT_IN_SNAPSHOT, TableBase, TakebackAsk
+from trumps.server.tables.tablebase import CHAT_IN_SNAPSHOT, TableBase, TableOptions, TakebackAsk
 from trumps.server.tables.timing import TimeSource
 from trumps.server.wire.protocol import ChatPosted
 from trumps.server.wire.wiretypes import EventKind
@@ -148,25 +148,10 @@ class Table(TableBase):
         game: Game,
         seats: Sequence[str | None],
         *,
-        config: TableConfig | None = None,
         listener: TableListener | None = None,
-        runner: BotRunner | None = None,
-        bot_time: float | None = 0.05,
-        bot_seed: int | None = None,
-        time: TimeSource | None = None,
-        secret: str | None = None,
+        **options: Unpack[TableOptions],
     ) -> None:
-        super().__init__(
-            table_id,
-            game,
-            seats,
-            config=config,
-            runner=runner,
-            bot_time=bot_time,
-            bot_seed=bot_seed,
-            time=time,
-            secret=secret,
-        )
+        super().__init__(table_id, game, seats, **options)
         self.listener = listener
         self.projection = Projection(self)  # what each recipient is shown; its events
         self.seating = Seating(self, self.projection)  # who sits and watches, and how

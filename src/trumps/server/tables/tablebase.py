@@ -17,7 +17,7 @@ import random
 import unicodedata
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from trumps.ai import make_bot
 from trumps.fairdeal import Fairness
@@ -33,7 +33,14 @@ from trumps.server.wire.protocol import ServerMessage, SpectatorList
 from trumps.server.wire.wiretypes import MAX_SPECTATOR_NAMES, EventKind
 from trumps.store import ChatLine
 
-__all__ = ["CHAT_IN_SNAPSHOT", "GAME_KINDS", "StoreMarks", "TableBase", "TakebackAsk"]
+__all__ = [
+    "CHAT_IN_SNAPSHOT",
+    "GAME_KINDS",
+    "StoreMarks",
+    "TableBase",
+    "TableOptions",
+    "TakebackAsk",
+]
 
 CHAT_IN_SNAPSHOT = 50  # the latest chat lines a snapshot carries
 
@@ -95,6 +102,17 @@ class _Entry:
     ply: int | None = None  # the index of the action it added to the record, if any
 
 
+class TableOptions(TypedDict, total=False):
+    """How a table is set up beyond its game and seats (each may be left out)."""
+
+    config: TableConfig | None  # its settings (default ``TableConfig()``)
+    runner: BotRunner | None  # where its bots think (default: in this process)
+    bot_time: float | None  # seconds a bot thinks per move (default 0.05; None: no limit)
+    bot_seed: int | None  # the bots' random seed (None: fresh)
+    time: TimeSource | None  # where its clocks and timers read the time (default: the loop)
+    secret: str | None  # the server's secret of its fair deal (docs/fairness.md)
+
+
 class TableBase:
     """The data of a live table; see ``Table`` for its behaviour."""
 
@@ -103,14 +121,14 @@ class TableBase:
         table_id: str,
         game: Game,
         seats: Sequence[str | None],
-        *,
-        config: TableConfig | None = None,
-        runner: BotRunner | None = None,
-        bot_time: float | None = 0.05,
-        bot_seed: int | None = None,
-        time: TimeSource | None = None,
-        secret: str | None = None,
+        **options: Unpack[TableOptions],
     ) -> None:
+        config = options.get("config")
+        runner = options.get("runner")
+        bot_time = options.get("bot_time", 0.05)
+        bot_seed = options.get("bot_seed")
+        time = options.get("time")
+        secret = options.get("secret")
         if len(seats) != game.players:
             raise ValueError(f"{game.players} seats needed, got {len(seats)}")
         self.table_id = table_id
