@@ -84,6 +84,36 @@ def test_the_checker_finds_a_field_the_protocol_does_not_have(tmp_path: Path) ->
     assert "Property 'player' does not exist on type 'Welcome'" in done.stdout, done.stdout
 
 
+def test_the_checker_holds_a_view_to_its_game_s_type(tmp_path: Path) -> None:
+    """The view a ``table_state`` or ``event`` carries is declared as the games' view types
+    (``trumps.games.viewtypes``): a key neither game's view has fails, and one game's key is
+    read only once the view's ``game`` says it is that game."""
+    bad = tmp_path / "views.js"
+    bad.write_text(
+        "/** @type {Proto.Handlers} */\n"
+        "const handlers = {\n"
+        "  table_state(m) { return m.view.pile_size; },\n"
+        "  event(m) { return m.view.take_count; },\n"
+        "  error(m) { return m; },\n"
+        "};\n"
+        "/** @param {Proto.View} v */\n"
+        'const pile = (v) => (v.game === "kozyri" ? v.pile : v.trick);\n'
+        "export { handlers, pile };\n",
+        encoding="utf-8",
+    )
+    done = _checked("tsconfig.json", tmp_path, files=[bad])
+    assert done.returncode != 0
+    out = done.stdout
+    assert "Property 'pile_size' does not exist on type 'View'" in out, out
+    assert "Property 'take_count' does not exist on type 'View'" in out, out
+    assert out.count("error TS") == 2, out  # the narrowed reads in ``pile`` are fine
+    views = declarations()
+    for shape in ("KozyriView", "TwentyFiveView", "HiddenHand"):
+        assert f"interface {shape} {{" in views
+    assert "type View = KozyriView | TwentyFiveView;" in views
+    assert "    view: View;" in views
+
+
 def test_the_declarations_name_every_message_and_field() -> None:
     """Each message of both directions is declared under its ``type`` with its fields (a
     field with a default may be left out), and nothing else is made up."""

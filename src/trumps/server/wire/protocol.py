@@ -53,6 +53,11 @@ from trumps.server.wire.wiretypes import (
     clean_text,
 )
 
+WireView: TypeAlias = Annotated[dict[str, Any], Meta(extra={"typescript": "View"})]
+"""A view as the protocol carries it: an open JSON object on the wire, whose keys are the
+game's view type (``trumps.games.viewtypes``); the page's TypeScript declarations name it
+``View`` (``trumps.server.wire.typescript``)."""
+
 
 def wire_view(view: View) -> dict[str, Any]:
     """A view (``trumps.games.viewtypes``) as the protocol carries it: the same object, a
@@ -407,7 +412,7 @@ class TableState(MessageBase, tag="table_state", kw_only=True):
     seats: list[SeatInfo]
     seat: SeatNo | None
     event: EventNo
-    view: dict[str, Any]
+    view: WireView
     legal: list[str]
     to_move: SeatNo | None
     why_not: dict[str, WhyNot] = {}
@@ -443,7 +448,7 @@ class Event(MessageBase, tag="event", kw_only=True):
     seat: SeatNo | None = None
     action: str | None = None
     by_bot: bool = False
-    view: dict[str, Any]
+    view: WireView
     legal: list[str]
     to_move: SeatNo | None
     why_not: dict[str, WhyNot] = {}

@@ -13,14 +13,26 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import get_args
+import types
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import msgspec.inspect as mi
 
+from trumps.games.viewtypes import (
+    HiddenHand,
+    KozyriView,
+    OutcomeJson,
+    Robbed,
+    Trick,
+    TwentyFiveView,
+)
 from trumps.server.wire.protocol import ClientMessage, ServerMessage
 from trumps.server.wire.wiretypes import PROTOCOL_VERSION
 
 NAMESPACE = "Proto"
+
+# The view types the protocol's ``view`` fields name (``protocol.WireView``).
+VIEW_SHAPES: tuple[Any, ...] = (HiddenHand, OutcomeJson, KozyriView, Trick, Robbed, TwentyFiveView)
 
 
 class _Writer:
@@ -32,7 +44,8 @@ class _Writer:
     def type_of(self, info: mi.Type) -> str:
         """``info`` as a TypeScript type; a struct is named (and declared later)."""
         if isinstance(info, mi.Metadata):
-            return self.type_of(info.type)
+            named = (info.extra or {}).get("typescript")  # a type declared on its own
+            return str(named) if named else self.type_of(info.type)
         if isinstance(info, mi.StructType):
             name = info.cls.__name__
             known = self.structs.setdefault(name, info)
@@ -79,6 +92,44 @@ class _Writer:
         return lines
 
 
+def _ts_of(tp: Any) -> str:
+    """A view type's annotation (``trumps.games.viewtypes``) as a TypeScript type."""
+    if tp is Any:
+        return "any"
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is Literal:
+        return " | ".join(json.dumps(a) for a in args)
+    if origin in (Union, types.UnionType):
+        return " | ".join(_ts_of(a) for a in args)
+    if origin is list:
+        return f"Array<{_ts_of(args[0])}>"
+    if origin is dict:
+        return f"{{ [key: string]: {_ts_of(args[1])} }}"
+    if is_typeddict(tp):
+        return str(tp.__name__)
+    simple: dict[Any, str] = {str: "string", int: "number", float: "number", bool: "boolean"}
+    if tp is type(None):
+        return "null"
+    if tp in simple:
+        return simple[tp]
+    raise TypeError(f"no TypeScript type for {tp!r}")
+
+
+def _view_interfaces() -> list[str]:
+    """The games' view types (docs/views.md#types) as interfaces, and ``View``, either."""
+    out: list[str] = []
+    for shape in VIEW_SHAPES:
+        doc = " ".join((shape.__doc__ or "").split()).replace("*/", "* /")
+        out += [f"  /** {doc} */", f"  interface {shape.__name__} {{"]
+        for key, tp in get_type_hints(shape).items():
+            optional = "" if key in shape.__required_keys__ else "?"
+            out.append(f"    {key}{optional}: {_ts_of(tp)};")
+        out.append("  }")
+    out.append("  /** A view of either game; its ``game`` says which. */")
+    out.append("  type View = KozyriView | TwentyFiveView;")
+    return out
+
+
 def _tags(union: object) -> dict[str, str]:
     """Each message's tag and class name, in the union's order."""
     return {str(c.__struct_config__.tag): c.__name__ for c in get_args(union)}
@@ -102,6 +153,7 @@ def declarations() -> str:
         f"declare namespace {NAMESPACE} {{",
         f"  const PROTOCOL: {PROTOCOL_VERSION};",
         *body,
+        *_view_interfaces(),
     ]
     for name, text in union_types.items():
         out.append(f"  type {name} = {text};")
