@@ -66,30 +66,36 @@ def test_the_page_type_checks_against_the_protocol(config: str, tmp_path: Path) 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def _refused(tmp_path: Path, source: str) -> str:
+    """What the checker says of a page module holding ``source``, which it must refuse."""
+    bad = tmp_path / "wrong.js"
+    bad.write_text(source, encoding="utf-8")
+    done = _checked("tsconfig.json", tmp_path, files=[bad])
+    assert done.returncode != 0, done.stdout
+    return done.stdout
+
+
 def test_the_checker_finds_a_field_the_protocol_does_not_have(tmp_path: Path) -> None:
     """A message the page sends with a misspelt field, or a field of a server message the
     protocol does not have, fails the check (so the check above can fail)."""
-    bad = tmp_path / "wrong.js"
-    bad.write_text(
+    out = _refused(
+        tmp_path,
         "/** @param {Proto.ClientMessage} m */ const send = (m) => m;\n"
         'send({ type: "spectate", table: "t-1" });\n'
         "/** @type {Proto.Handlers} */\n"
         "const handlers = { welcome(m) { return m.player; } };\n"
         "export { handlers };\n",
-        encoding="utf-8",
     )
-    done = _checked("tsconfig.json", tmp_path, files=[bad])
-    assert done.returncode != 0
-    assert "'table' does not exist in type 'Spectate'" in done.stdout, done.stdout
-    assert "Property 'player' does not exist on type 'Welcome'" in done.stdout, done.stdout
+    assert "'table' does not exist in type 'Spectate'" in out, out
+    assert "Property 'player' does not exist on type 'Welcome'" in out, out
 
 
 def test_the_checker_holds_a_view_to_its_game_s_type(tmp_path: Path) -> None:
     """The view a ``table_state`` or ``event`` carries is declared as the games' view types
     (``trumps.games.viewtypes``): a key neither game's view has fails, and one game's key is
     read only once the view's ``game`` says it is that game."""
-    bad = tmp_path / "views.js"
-    bad.write_text(
+    out = _refused(
+        tmp_path,
         "/** @type {Proto.Handlers} */\n"
         "const handlers = {\n"
         "  table_state(m) { return m.view.pile_size; },\n"
@@ -99,11 +105,7 @@ def test_the_checker_holds_a_view_to_its_game_s_type(tmp_path: Path) -> None:
         "/** @param {Proto.View} v */\n"
         'const pile = (v) => (v.game === "kozyri" ? v.pile : v.trick);\n'
         "export { handlers, pile };\n",
-        encoding="utf-8",
     )
-    done = _checked("tsconfig.json", tmp_path, files=[bad])
-    assert done.returncode != 0
-    out = done.stdout
     assert "Property 'pile_size' does not exist on type 'View'" in out, out
     assert "Property 'take_count' does not exist on type 'View'" in out, out
     assert out.count("error TS") == 2, out  # the narrowed reads in ``pile`` are fine
