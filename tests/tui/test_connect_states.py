@@ -217,3 +217,26 @@ def test_the_client_contributes_once_per_commitment_and_checks_the_record() -> N
     assert not passed and "FAILED" in text
     text, passed = state.fair_check("t-1", {k: v for k, v in record.items() if k != "fair"})
     assert not passed and "cannot be verified" in text
+
+
+def test_a_view_the_client_cannot_read_is_said_in_one_line_and_changes_nothing() -> None:
+    """A ``table_state`` or ``event`` whose view lacks a key of its game's view (a server of
+    another version, a broken proxy) is refused with the key named, and the table stays as
+    it was: no new table, no event applied (docs/views.md#types)."""
+    state = ClientState()
+    broken = {k: v for k, v in A_VIEW.items() if k != "pile"}
+    snapshot = {
+        "type": "table_state", "table_id": "t-1", "game": "kozyri", "rules": {},
+        "seats": [{"seat": 0, "name": "Ana"}, {"seat": 1, "bot": "random"}], "seat": 0,
+        "event": 3, "legal": [], "to_move": 1, "log": [],
+    }  # fmt: skip
+    change = state.apply({**snapshot, "view": broken})
+    assert change.kind == "error" and "no pile" in change.text and "\n" not in change.text
+    assert "t-1" not in state.tables
+    state.apply({**snapshot, "view": A_VIEW})
+    table = state.tables["t-1"]
+    event = {"type": "event", "table_id": "t-1", "number": 4, "kind": "action", "seat": 1,
+             "action": "6S", "view": broken, "legal": ["take"], "to_move": 0}  # fmt: skip
+    change = state.apply(event)
+    assert change.kind == "error" and "no pile" in change.text
+    assert table.event == 3 and table.view == A_VIEW and table.legal == [] and table.to_move == 1

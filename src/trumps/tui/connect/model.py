@@ -151,13 +151,15 @@ class TableModel:
         self.clock_at = time.monotonic()
 
     def apply_state(self, m: Msg) -> None:
-        """A snapshot replaces everything; its log fills in the events we had not seen."""
+        """A snapshot replaces everything; its log fills in the events we had not seen.
+        A view this client cannot read raises ``ValueError`` before anything changes."""
+        view = _view_in(m)
         self.game = str(m.get("game", self.game))
         self.rules = dict(m.get("rules") or {})
         self.seats = [dict(s) for s in m.get("seats", [])]
         self.seat = m.get("seat")
         self.event = int(m.get("event", 0))
-        self.view = _view_in(m)
+        self.view = view
         self.legal = list(m.get("legal") or [])
         self.to_move = m.get("to_move")
         self._set_clocks(m.get("clocks"))
@@ -201,13 +203,14 @@ class TableModel:
             return True  # already in a snapshot
         if number != self.event + 1 or self.resyncing:
             return False
+        view = _view_in(m)  # one this client cannot read: ValueError, nothing changed
         self.event = number
         # A pick-up's size, as the view before it said (K12); the next hand after a hand's end.
         before = self.view
         took = None
         if before is not None and before["game"] == "kozyri" and m.get("action") == "take":
             took = before["take_count"]
-        self.view = _view_in(m)
+        self.view = view
         self.legal = list(m.get("legal") or [])
         self.to_move = m.get("to_move")
         self._set_clocks(m.get("clocks"))
@@ -400,6 +403,10 @@ class ClientState:
 
     def _on_table_state(self, m: Msg) -> Change:
         table_id = str(m["table_id"])
+        try:
+            _view_in(m)
+        except ValueError as e:
+            return _unreadable(table_id, e)
         new = table_id not in self.tables or self.tables[table_id].left
         t = self.tables.setdefault(table_id, TableModel(table_id))
         t.apply_state(m)
@@ -422,7 +429,11 @@ class ClientState:
         t = self.tables.get(str(m.get("table_id")))
         if t is None or t.left:
             return Change("event")
-        if not t.apply_event(m):
+        try:
+            applied = t.apply_event(m)
+        except ValueError as e:
+            return _unreadable(t.table_id, e)
+        if not applied:
             req = self.resync(t)
             return Change("event", t.table_id, send=[req] if req else [])
         hand = (m.get("closed") or {}).get("hand")
@@ -532,3 +543,10 @@ def _view_in(m: Msg) -> View | None:
     (``view_of_json``); None when it carries none."""
     data = m.get("view")
     return view_of_json(data) if data else None
+
+
+def _unreadable(table_id: str, error: ValueError) -> Change:
+    """A table's message whose view this client cannot read: said in one line; it changed
+    nothing."""
+    text = f"Table {table_id}: the server sent a view this client cannot read ({error})."
+    return Change("error", table_id, text=text)
