@@ -212,6 +212,15 @@ def test_seat_rules() -> None:
     run(main)
 
 
+def test_a_table_refuses_an_option_it_does_not_have() -> None:
+    """A misspelt set-up option (``TableOptions``) is refused in one line, as a wrong
+    keyword always was, not ignored."""
+    game = new_game("twentyfive", players=2, seed=2)
+    with pytest.raises(TypeError, match=r"^a table has no option bot_tme$"):
+        Table("t-typo", game, [None, "random"], bot_tme=1.0)  # type: ignore[call-arg]
+    assert Table("t-ok", game, [None, "random"], bot_time=None).bot_time is None
+
+
 def test_a_rob_discard_reaches_only_the_robber() -> None:
     """Twenty-Five F-rules: the card discarded to rob is secret (SPEC §6), so every other seat
     and the spectators see the action as just ``rob``, in events and in snapshot logs."""

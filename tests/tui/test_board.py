@@ -74,6 +74,30 @@ def test_replay_position_of_the_joker_discard() -> None:
             assert card_pretty(parse_card(c)) in shown
 
 
+def test_a_replay_shows_the_discards_nobody_saw_at_the_table() -> None:
+    """A replay hides nothing (the game is over): the dealer's face-down joker discard (F17a)
+    and a robber's discard (F10) are drawn, worded for a reader who was not at the table."""
+    game = joker_game()
+    dealer = game.current_player
+    assert dealer is not None
+    discard = next(a for a in game.legal_actions() if a.startswith("discard "))
+    game.play(discard)
+    card = card_pretty(parse_card(discard.split()[1]))
+    shown = position_text(game.to_json(), NAMES).plain
+    assert f"(the dealer took the joker and discarded {card})" in shown, shown
+    assert "you took" not in shown
+    robbed = new_game("twentyfive", players=2, seed=3)
+    while not any(a.startswith("rob ") for a in robbed.legal_actions()):
+        robbed = new_game("twentyfive", players=2, seed=robbed.seed + 1)
+    rob = next(a for a in robbed.legal_actions() if a.startswith("rob "))
+    robber = robbed.current_player
+    assert robber is not None
+    robbed.play(rob)
+    shown = position_text(robbed.to_json(), NAMES).plain
+    put_down = card_pretty(parse_card(rob.split()[1]))
+    assert f"(robbed by {NAMES[robber]}, who discarded {put_down})" in shown, shown
+
+
 def test_play_and_the_live_client_draw_the_same_board() -> None:
     """One renderer: the middle of the table and the turn line read alike in both."""
     positions = [

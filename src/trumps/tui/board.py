@@ -90,10 +90,14 @@ class Board:
 
 
 def replay_view(position: Mapping[str, Any]) -> View:
-    """A finished game's stored position as a replay draws it: the public view, with every
-    hand shown (the game is over; a replay hides nothing)."""
+    """A finished game's stored position as a replay draws it: the public view with what
+    nobody at the table saw put back — every hand, a robber's discard (F10), the dealer's
+    joker discard (F17a) — since a replay hides nothing (the game is over)."""
     view = from_json(position).view(None)
     view["hands"] = [list(h) for h in position["hands"]]
+    if view["game"] == "twentyfive":
+        view["robbed"] = position.get("robbed")
+        view["joker_discard"] = position.get("joker_discard")
     return view
 
 
@@ -264,10 +268,13 @@ def _twentyfive_centre(b: Board, v: TwentyFiveView) -> list[Text]:
         line.append(f" (robbed by {b.name(robbed['seat'])}")
         if "discard" in robbed and robbed["seat"] == b.me:
             line.append_text(join(", you discarded ", card_text(robbed["discard"])))
+        elif "discard" in robbed:  # a replay: every card is shown
+            line.append_text(join(", who discarded ", card_text(robbed["discard"])))
         line.append(")")
-    if v["joker_discard"]:
+    if v["joker_discard"]:  # the dealer's own view, or a replay
+        took = "you took" if b.me is not None and b.me == v["dealer"] else "the dealer took"
         line.append_text(
-            join(" (you took the joker and discarded ", card_text(v["joker_discard"]), ")")
+            join(f" ({took} the joker and discarded ", card_text(v["joker_discard"]), ")")
         )
     out.append(line)
     tricks = v["tricks"]

@@ -123,6 +123,9 @@ class TableBase:
         seats: Sequence[str | None],
         **options: Unpack[TableOptions],
     ) -> None:
+        unknown = sorted(set(options) - TableOptions.__optional_keys__)
+        if unknown:  # mypy names them too; this is for callers it does not check
+            raise TypeError(f"a table has no option {', '.join(unknown)}")
         config = options.get("config")
         runner = options.get("runner")
         bot_time = options.get("bot_time", 0.05)
