@@ -92,6 +92,15 @@ def test_every_view_is_of_its_game_s_type(game_id: str, data: st.DataObject) -> 
     check_shape(game.undealt_view(None))
     for _ in play_random(game, rng, data.draw(st.integers(0, 150), label="depth")):
         pass
+    whole = game.open_view()  # a replay's: nothing hidden
+    check_shape(whole)
+    position = game.to_json()
+    assert whole["hands"] == position["hands"]
+    if whole["game"] == "twentyfive":  # F10, F17a: the discards too
+        assert (whole["robbed"], whole["joker_discard"]) == (
+            position["robbed"],
+            position["joker_discard"],
+        )
     for seat in [None, *range(game.players)]:
         view = game.view(seat)
         check_shape(view)

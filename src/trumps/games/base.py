@@ -307,6 +307,13 @@ class Game(ABC):
         spectator may know (every hand a count and its publicly known cards).  Each game
         returns its own shape (``trumps.games.viewtypes``)."""
 
+    def open_view(self) -> View:
+        """The view of a reader who may see everything (a finished game's replay): the
+        public view with every hand whole.  A game with other secrets shows them too."""
+        view = self.view(None)
+        view["hands"] = [list(h) for h in self.to_json()["hands"]]
+        return view
+
     def undealt_view(self, seat: int | None) -> View:
         """``seat``'s view of the game before its cards are dealt (a server deals as the
         game starts, docs/fairness.md): the public view with nothing the deal decides —

@@ -3,7 +3,7 @@
 
 A ``Board`` is read from one view (``trumps.games.viewtypes``): a seat's view, the public
 view (``seat`` null: what a spectator may know) or, in a replay of a finished game, the
-public view with every hand shown (``replay_view``).  Only what that view holds is drawn, so a screen built from a seat's view
+public view with every hand shown (``replay_view``: the game's ``open_view``).  Only what that view holds is drawn, so a screen built from a seat's view
 cannot show a card the seat may not know.  Nothing here restates a rule: counts such as
 how many cards ``take`` picks up come from the view.
 
@@ -90,15 +90,9 @@ class Board:
 
 
 def replay_view(position: Mapping[str, Any]) -> View:
-    """A finished game's stored position as a replay draws it: the public view with what
-    nobody at the table saw put back — every hand, a robber's discard (F10), the dealer's
-    joker discard (F17a) — since a replay hides nothing (the game is over)."""
-    view = from_json(position).view(None)
-    view["hands"] = [list(h) for h in position["hands"]]
-    if view["game"] == "twentyfive":
-        view["robbed"] = position.get("robbed")
-        view["joker_discard"] = position.get("joker_discard")
-    return view
+    """A finished game's stored position as a replay draws it: the game's view for a reader
+    who may see everything (``Game.open_view``), since a replay hides nothing."""
+    return from_json(position).open_view()
 
 
 def hand_size(view: View, seat: int) -> int:

@@ -335,6 +335,18 @@ class TwentyFive(Game):
             "seat": seat,
         }
 
+    def open_view(self) -> TwentyFiveView:
+        """``Game.open_view``, and the secrets of the hand besides the hands: a robber's
+        discard (F10) and the dealer's joker discard (F17a)."""
+        view = self.view(None)
+        core = self._core
+        view["hands"] = [[card_str(c) for c in cards_of(h)] for h in core.hands]
+        if core.robbed_seat >= 0:
+            view["robbed"] = {"seat": core.robbed_seat, "discard": card_str(core.robbed_discard)}
+        if core.joker_discard >= 0:
+            view["joker_discard"] = card_str(core.joker_discard)
+        return view
+
     def undealt_view(self, seat: int | None) -> TwentyFiveView:
         """Before the deal (``Game.undealt_view``): besides no card, dealer or seat to move,
         no turn-up nor trump (F4) and nobody to lead (F3)."""

@@ -403,13 +403,13 @@ class ClientState:
 
     def _on_table_state(self, m: Msg) -> Change:
         table_id = str(m["table_id"])
+        new = table_id not in self.tables or self.tables[table_id].left
+        t = self.tables.get(table_id) or TableModel(table_id)
         try:
-            _view_in(m)
+            t.apply_state(m)  # checks the view before it changes anything
         except ValueError as e:
             return _unreadable(table_id, e)
-        new = table_id not in self.tables or self.tables[table_id].left
-        t = self.tables.setdefault(table_id, TableModel(table_id))
-        t.apply_state(m)
+        self.tables[table_id] = t
         if new:  # a table opened here: the chat so far, as the server stored it
             for line in m.get("chat") or []:
                 t.add(FeedItem("chat", {"table_id": table_id, **line}))
